@@ -1,0 +1,331 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf_event_open(2): counting with read(2), the enable/disable/reset
+ * ioctls and the non-group read_format layouts.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/perf_event.h>
+
+#include "../kselftest_harness.h"
+
+#ifndef PERF_FORMAT_LOST
+#define PERF_FORMAT_LOST	(1U << 4)
+#endif
+
+#define BURN_NS		(20 * 1000 * 1000LL)
+
+static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid,
+			       int cpu, int group_fd, unsigned long flags)
+{
+	return syscall(__NR_perf_event_open, attr, pid, cpu, group_fd, flags);
+}
+
+static int open_sw(__u64 config, __u64 read_format, int disabled, pid_t pid)
+{
+	struct perf_event_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_SOFTWARE;
+	attr.config = config;
+	attr.read_format = read_format;
+	attr.disabled = disabled;
+	return sys_perf_event_open(&attr, pid, -1, -1, 0);
+}
+
+/* Read the single value of an event opened with read_format == 0. */
+static __u64 read_value(int fd)
+{
+	__u64 v;
+
+	if (read(fd, &v, sizeof(v)) != sizeof(v))
+		return ~0ULL;
+	return v;
+}
+
+static long long thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* Spin until this thread has consumed @ns of CPU time. */
+static void burn_cpu(long long ns)
+{
+	long long end = thread_cpu_ns() + ns;
+	unsigned long i;
+
+	while (thread_cpu_ns() < end)
+		for (i = 0; i < 10000; i++)
+			__asm__ __volatile__("" : : "r" (i) : "memory");
+}
+
+TEST(task_clock_advances)
+{
+	__u64 v1, v2;
+	int fd;
+
+	fd = open_sw(PERF_COUNT_SW_TASK_CLOCK, 0, 0, 0);
+	ASSERT_GE(fd, 0) TH_LOG("task-clock: %s", strerror(errno));
+	burn_cpu(BURN_NS);
+	v1 = read_value(fd);
+	burn_cpu(BURN_NS);
+	v2 = read_value(fd);
+	ASSERT_NE(~0ULL, v1);
+	ASSERT_NE(~0ULL, v2);
+	EXPECT_GT(v1, 0);
+	EXPECT_GT(v2, v1);
+	close(fd);
+}
+
+TEST(starts_disabled_until_enable)
+{
+	int fd;
+
+	fd = open_sw(PERF_COUNT_SW_TASK_CLOCK, 0, 1, 0);
+	ASSERT_GE(fd, 0);
+	burn_cpu(BURN_NS);
+	EXPECT_EQ(0, read_value(fd));
+
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+	burn_cpu(BURN_NS);
+	EXPECT_GT(read_value(fd), 0);
+	close(fd);
+}
+
+TEST(disable_freezes_count_and_enabled_time)
+{
+	__u64 a[2], b[2];
+	int fd;
+
+	fd = open_sw(PERF_COUNT_SW_TASK_CLOCK,
+		     PERF_FORMAT_TOTAL_TIME_ENABLED, 0, 0);
+	ASSERT_GE(fd, 0);
+	burn_cpu(BURN_NS);
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+
+	ASSERT_EQ(sizeof(a), read(fd, a, sizeof(a)));
+	burn_cpu(BURN_NS);
+	usleep(10000);
+	ASSERT_EQ(sizeof(b), read(fd, b, sizeof(b)));
+	EXPECT_GT(a[0], 0);
+	EXPECT_EQ(a[0], b[0]);
+	EXPECT_GT(a[1], 0);
+	EXPECT_EQ(a[1], b[1]);
+
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+	burn_cpu(BURN_NS);
+	ASSERT_EQ(sizeof(b), read(fd, b, sizeof(b)));
+	EXPECT_GT(b[0], a[0]);
+	EXPECT_GT(b[1], a[1]);
+	close(fd);
+}
+
+TEST(reset_zeroes_count_but_not_times)
+{
+	__u64 before[3], after[3];
+	int fd;
+
+	fd = open_sw(PERF_COUNT_SW_TASK_CLOCK,
+		     PERF_FORMAT_TOTAL_TIME_ENABLED |
+		     PERF_FORMAT_TOTAL_TIME_RUNNING, 0, 0);
+	ASSERT_GE(fd, 0);
+	burn_cpu(BURN_NS);
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+	ASSERT_EQ(sizeof(before), read(fd, before, sizeof(before)));
+	EXPECT_GT(before[0], 0);
+
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_RESET, 0));
+	ASSERT_EQ(sizeof(after), read(fd, after, sizeof(after)));
+	EXPECT_EQ(0, after[0]);
+	/* There is no way to reset time_enabled / time_running. */
+	EXPECT_EQ(before[1], after[1]);
+	EXPECT_EQ(before[2], after[2]);
+
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+	burn_cpu(BURN_NS);
+	EXPECT_GT(read_value(fd), 0);
+	close(fd);
+}
+
+TEST(reset_while_enabled_restarts_from_zero)
+{
+	__u64 big, small;
+	int fd;
+
+	fd = open_sw(PERF_COUNT_SW_TASK_CLOCK, 0, 0, 0);
+	ASSERT_GE(fd, 0);
+	burn_cpu(4 * BURN_NS);
+	big = read_value(fd);
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_RESET, 0));
+	small = read_value(fd);
+	EXPECT_LT(small, big);
+	close(fd);
+}
+
+/* Every combination of the non-group read_format bits. */
+TEST(read_format_layouts)
+{
+	static const __u64 bits[] = {
+		PERF_FORMAT_TOTAL_TIME_ENABLED,
+		PERF_FORMAT_TOTAL_TIME_RUNNING,
+		PERF_FORMAT_ID,
+		PERF_FORMAT_LOST,
+	};
+	__u64 fmt, buf[16], id;
+	unsigned int i, n;
+	ssize_t ret;
+	int fd;
+
+	for (fmt = 0; fmt < 16; fmt++) {
+		__u64 read_format = 0, *p, enabled = 0;
+
+		n = 1;
+		for (i = 0; i < 4; i++) {
+			if (fmt & (1U << i)) {
+				read_format |= bits[i];
+				n++;
+			}
+		}
+		fd = open_sw(PERF_COUNT_SW_TASK_CLOCK, read_format, 0, 0);
+		ASSERT_GE(fd, 0) TH_LOG("read_format %#llx: %s",
+					(unsigned long long)read_format,
+					strerror(errno));
+		ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ID, &id));
+		burn_cpu(BURN_NS / 4);
+
+		memset(buf, 0xff, sizeof(buf));
+		ret = read(fd, buf, sizeof(buf));
+		ASSERT_EQ(n * sizeof(__u64), ret)
+			TH_LOG("read_format %#llx", (unsigned long long)read_format);
+
+		/* value, time_enabled, time_running, id, lost */
+		p = buf;
+		EXPECT_GT(*p, 0);
+		p++;
+		if (read_format & PERF_FORMAT_TOTAL_TIME_ENABLED) {
+			enabled = *p++;
+			EXPECT_GT(enabled, 0);
+		}
+		if (read_format & PERF_FORMAT_TOTAL_TIME_RUNNING) {
+			EXPECT_GT(*p, 0);
+			if (enabled)
+				EXPECT_LE(*p, enabled);
+			p++;
+		}
+		if (read_format & PERF_FORMAT_ID)
+			EXPECT_EQ(id, *p++);
+		if (read_format & PERF_FORMAT_LOST)
+			EXPECT_EQ(0, *p++);
+		/* Nothing beyond the documented layout is written. */
+		EXPECT_EQ(~0ULL, buf[n]);
+		close(fd);
+	}
+}
+
+TEST(event_ids_are_unique)
+{
+	__u64 id1 = 0, id2 = 0, rid[2];
+	int fd1, fd2;
+
+	fd1 = open_sw(PERF_COUNT_SW_TASK_CLOCK, PERF_FORMAT_ID, 0, 0);
+	fd2 = open_sw(PERF_COUNT_SW_TASK_CLOCK, PERF_FORMAT_ID, 0, 0);
+	ASSERT_GE(fd1, 0);
+	ASSERT_GE(fd2, 0);
+	ASSERT_EQ(0, ioctl(fd1, PERF_EVENT_IOC_ID, &id1));
+	ASSERT_EQ(0, ioctl(fd2, PERF_EVENT_IOC_ID, &id2));
+	EXPECT_NE(id1, id2);
+
+	ASSERT_EQ(sizeof(rid), read(fd2, rid, sizeof(rid)));
+	EXPECT_EQ(id2, rid[1]);
+	close(fd1);
+	close(fd2);
+}
+
+TEST(short_read_enospc)
+{
+	__u64 buf[4];
+	int fd;
+
+	fd = open_sw(PERF_COUNT_SW_TASK_CLOCK, 0, 0, 0);
+	ASSERT_GE(fd, 0);
+	EXPECT_EQ(-1, read(fd, buf, sizeof(__u64) - 1));
+	EXPECT_EQ(ENOSPC, errno);
+	close(fd);
+
+	fd = open_sw(PERF_COUNT_SW_TASK_CLOCK,
+		     PERF_FORMAT_TOTAL_TIME_ENABLED |
+		     PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_ID, 0, 0);
+	ASSERT_GE(fd, 0);
+	EXPECT_EQ(-1, read(fd, buf, 3 * sizeof(__u64)));
+	EXPECT_EQ(ENOSPC, errno);
+	EXPECT_EQ(4 * sizeof(__u64), read(fd, buf, 4 * sizeof(__u64)));
+	close(fd);
+}
+
+TEST(counts_another_task)
+{
+	int go[2], fd, status;
+	pid_t child;
+	char c = 0;
+
+	ASSERT_EQ(0, pipe(go));
+	child = fork();
+	ASSERT_GE(child, 0);
+	if (child == 0) {
+		close(go[1]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(1);
+		burn_cpu(2 * BURN_NS);
+		_exit(0);
+	}
+	close(go[0]);
+
+	fd = open_sw(PERF_COUNT_SW_TASK_CLOCK, 0, 0, child);
+	ASSERT_GE(fd, 0) TH_LOG("task-clock on pid %d: %s", child,
+				strerror(errno));
+	ASSERT_EQ(1, write(go[1], &c, 1));
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+
+	/* The count survives the monitored task's exit. */
+	EXPECT_GE(read_value(fd), BURN_NS);
+	close(go[1]);
+	close(fd);
+}
+
+TEST(hardware_cycles_if_available)
+{
+	struct perf_event_attr attr;
+	__u64 v;
+	int fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_HARDWARE;
+	attr.config = PERF_COUNT_HW_CPU_CYCLES;
+	attr.exclude_kernel = 1;
+	attr.exclude_hv = 1;
+	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	if (fd < 0 && (errno == ENOENT || errno == EOPNOTSUPP ||
+		       errno == ENODEV))
+		SKIP(return, "no hardware cycle counter: %s", strerror(errno));
+	ASSERT_GE(fd, 0) TH_LOG("cycles: %s", strerror(errno));
+	burn_cpu(BURN_NS);
+	v = read_value(fd);
+	EXPECT_NE(~0ULL, v);
+	EXPECT_GT(v, 0);
+	close(fd);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,306 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf_event_open(2): the generic software events (PERF_TYPE_SOFTWARE)
+ * count what they are documented to count.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/perf_event.h>
+
+#include "../kselftest_harness.h"
+
+#define BURN_NS		(20 * 1000 * 1000LL)
+#define NR_PAGES	64
+#define PING_PONGS	50
+
+static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid,
+			       int cpu, int group_fd, unsigned long flags)
+{
+	return syscall(__NR_perf_event_open, attr, pid, cpu, group_fd, flags);
+}
+
+static int open_sw(__u64 config, pid_t pid, int cpu)
+{
+	struct perf_event_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_SOFTWARE;
+	attr.config = config;
+	return sys_perf_event_open(&attr, pid, cpu, -1, 0);
+}
+
+static __u64 read_value(int fd)
+{
+	__u64 v;
+
+	if (read(fd, &v, sizeof(v)) != sizeof(v))
+		return ~0ULL;
+	return v;
+}
+
+static long long thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static void burn_cpu(long long ns)
+{
+	long long end = thread_cpu_ns() + ns;
+	unsigned long i;
+
+	while (thread_cpu_ns() < end)
+		for (i = 0; i < 10000; i++)
+			__asm__ __volatile__("" : : "r" (i) : "memory");
+}
+
+/* Write one byte to each of @n fresh anonymous pages. */
+static int touch_pages(int n)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	char *p;
+	int i;
+
+	p = mmap(NULL, n * page, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return -1;
+	/* One fault per page: no transparent huge pages. */
+	madvise(p, n * page, MADV_NOHUGEPAGE);
+	for (i = 0; i < n; i++)
+		p[i * page] = 1;
+	munmap(p, n * page);
+	return 0;
+}
+
+static int pin_to_cpu(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+/* Find two CPUs this task may run on; returns -1 if there is only one. */
+static int two_cpus(int *a, int *b)
+{
+	cpu_set_t set;
+	int cpu, n = 0;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return -1;
+	for (cpu = 0; cpu < CPU_SETSIZE && n < 2; cpu++) {
+		if (!CPU_ISSET(cpu, &set))
+			continue;
+		if (n++ == 0)
+			*a = cpu;
+		else
+			*b = cpu;
+	}
+	return n == 2 ? 0 : -1;
+}
+
+TEST(page_faults)
+{
+	__u64 v;
+	int fd;
+
+	fd = open_sw(PERF_COUNT_SW_PAGE_FAULTS, 0, -1);
+	ASSERT_GE(fd, 0) TH_LOG("page-faults: %s", strerror(errno));
+	ASSERT_EQ(0, touch_pages(NR_PAGES));
+	v = read_value(fd);
+	EXPECT_NE(~0ULL, v);
+	EXPECT_GE(v, NR_PAGES);
+	close(fd);
+}
+
+TEST(minor_page_faults)
+{
+	__u64 v;
+	int fd;
+
+	fd = open_sw(PERF_COUNT_SW_PAGE_FAULTS_MIN, 0, -1);
+	ASSERT_GE(fd, 0) TH_LOG("minor-faults: %s", strerror(errno));
+	ASSERT_EQ(0, touch_pages(NR_PAGES));
+	v = read_value(fd);
+	EXPECT_NE(~0ULL, v);
+	EXPECT_GE(v, NR_PAGES);
+	close(fd);
+}
+
+TEST(page_faults_of_another_task)
+{
+	int go[2], fd, status;
+	pid_t child;
+	char c = 0;
+
+	ASSERT_EQ(0, pipe(go));
+	child = fork();
+	ASSERT_GE(child, 0);
+	if (child == 0) {
+		close(go[1]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(1);
+		_exit(touch_pages(NR_PAGES) ? 1 : 0);
+	}
+	close(go[0]);
+	fd = open_sw(PERF_COUNT_SW_PAGE_FAULTS, child, -1);
+	ASSERT_GE(fd, 0) TH_LOG("page-faults of %d: %s", child,
+				strerror(errno));
+	ASSERT_EQ(1, write(go[1], &c, 1));
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	EXPECT_GE(read_value(fd), NR_PAGES);
+	close(go[1]);
+	close(fd);
+}
+
+TEST(context_switches)
+{
+	int p2c[2], c2p[2], fd, i, status;
+	pid_t child;
+	char c = 0;
+	__u64 v;
+
+	/* Parent and child share one CPU, so every hand-off is a switch. */
+	if (pin_to_cpu(sched_getcpu()))
+		TH_LOG("could not pin to one CPU: %s", strerror(errno));
+
+	ASSERT_EQ(0, pipe(p2c));
+	ASSERT_EQ(0, pipe(c2p));
+	fd = open_sw(PERF_COUNT_SW_CONTEXT_SWITCHES, 0, -1);
+	ASSERT_GE(fd, 0) TH_LOG("context-switches: %s", strerror(errno));
+
+	child = fork();
+	ASSERT_GE(child, 0);
+	if (child == 0) {
+		for (i = 0; i < PING_PONGS; i++) {
+			if (read(p2c[0], &c, 1) != 1 ||
+			    write(c2p[1], &c, 1) != 1)
+				_exit(1);
+		}
+		_exit(0);
+	}
+	for (i = 0; i < PING_PONGS; i++) {
+		ASSERT_EQ(1, write(p2c[1], &c, 1));
+		ASSERT_EQ(1, read(c2p[0], &c, 1));
+	}
+	v = read_value(fd);
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	TH_LOG("%llu context switches in %d round trips",
+	       (unsigned long long)v, PING_PONGS);
+	EXPECT_NE(~0ULL, v);
+	EXPECT_GT(v, 0);
+	close(fd);
+}
+
+TEST(cpu_migrations)
+{
+	int a, b, i, fd;
+	__u64 v;
+
+	if (two_cpus(&a, &b))
+		SKIP(return, "needs two usable CPUs");
+	ASSERT_EQ(0, pin_to_cpu(a));
+	fd = open_sw(PERF_COUNT_SW_CPU_MIGRATIONS, 0, -1);
+	ASSERT_GE(fd, 0) TH_LOG("cpu-migrations: %s", strerror(errno));
+	for (i = 0; i < 4; i++) {
+		ASSERT_EQ(0, pin_to_cpu(b));
+		burn_cpu(BURN_NS / 20);
+		ASSERT_EQ(0, pin_to_cpu(a));
+		burn_cpu(BURN_NS / 20);
+	}
+	v = read_value(fd);
+	TH_LOG("%llu migrations", (unsigned long long)v);
+	EXPECT_NE(~0ULL, v);
+	EXPECT_GE(v, 1);
+	close(fd);
+}
+
+TEST(dummy_counts_nothing)
+{
+	__u64 v;
+	int fd;
+
+	fd = open_sw(PERF_COUNT_SW_DUMMY, 0, -1);
+	ASSERT_GE(fd, 0) TH_LOG("dummy: %s", strerror(errno));
+	burn_cpu(BURN_NS);
+	ASSERT_EQ(0, touch_pages(NR_PAGES));
+	ASSERT_EQ(sizeof(v), read(fd, &v, sizeof(v)));
+	EXPECT_EQ(0, v);
+	close(fd);
+}
+
+TEST(cpu_clock)
+{
+	__u64 v1, v2;
+	int fd;
+
+	fd = open_sw(PERF_COUNT_SW_CPU_CLOCK, 0, -1);
+	ASSERT_GE(fd, 0) TH_LOG("cpu-clock: %s", strerror(errno));
+	burn_cpu(BURN_NS);
+	v1 = read_value(fd);
+	burn_cpu(BURN_NS);
+	v2 = read_value(fd);
+	EXPECT_NE(~0ULL, v2);
+	EXPECT_GT(v1, 0);
+	EXPECT_GT(v2, v1);
+	close(fd);
+}
+
+/* pid == 0, cpu >= 0: only counts while this task runs on that CPU. */
+TEST(task_clock_on_one_cpu)
+{
+	int a, b, fd;
+	__u64 v;
+
+	if (two_cpus(&a, &b))
+		SKIP(return, "needs two usable CPUs");
+	ASSERT_EQ(0, pin_to_cpu(b));
+	fd = open_sw(PERF_COUNT_SW_TASK_CLOCK, 0, a);
+	ASSERT_GE(fd, 0) TH_LOG("task-clock on cpu %d: %s", a,
+				strerror(errno));
+	burn_cpu(BURN_NS);
+	EXPECT_EQ(0, read_value(fd)) TH_LOG("counted on cpu %d", b);
+
+	ASSERT_EQ(0, pin_to_cpu(a));
+	burn_cpu(BURN_NS);
+	v = read_value(fd);
+	EXPECT_NE(~0ULL, v);
+	EXPECT_GT(v, 0);
+	close(fd);
+}
+
+/* pid == -1, cpu >= 0: everything on one CPU; privileged. */
+TEST(cpu_wide_cpu_clock)
+{
+	__u64 v;
+	int fd;
+
+	fd = open_sw(PERF_COUNT_SW_CPU_CLOCK, -1, 0);
+	if (fd < 0 && (errno == EACCES || errno == EPERM))
+		SKIP(return, "CPU-wide events not permitted: %s",
+		     strerror(errno));
+	ASSERT_GE(fd, 0) TH_LOG("cpu-wide cpu-clock: %s", strerror(errno));
+	usleep(20000);
+	v = read_value(fd);
+	EXPECT_NE(~0ULL, v);
+	EXPECT_GT(v, 0);
+	close(fd);
+}
+
+TEST_HARNESS_MAIN

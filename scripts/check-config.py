@@ -1,0 +1,36 @@
+#!/usr/bin/env python3
+"""check-config.py .config FRAGMENT...: fail if a fragment's setting is lost."""
+import re
+import sys
+
+
+def settings(path):
+    out = {}
+    for line in open(path):
+        line = line.strip()
+        m = re.match(r"^(CONFIG_\w+)=(.*)$", line)
+        if m:
+            out[m.group(1)] = m.group(2)
+            continue
+        m = re.match(r"^# (CONFIG_\w+) is not set$", line)
+        if m:
+            out[m.group(1)] = "n"
+    return out
+
+
+def main():
+    have = settings(sys.argv[1])
+    bad = []
+    for frag in sys.argv[2:]:
+        for key, want in settings(frag).items():
+            got = have.get(key, "n")
+            if got != want:
+                bad.append("%s: %s=%s but the config has %s" % (frag, key, want, got))
+    if bad:
+        sys.stderr.write("check-config: settings the kernel config dropped:\n  " +
+                         "\n  ".join(bad) + "\n")
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
