@@ -44,7 +44,8 @@ if ! cmp -s "$src/harness.config.new" "$src/harness.config" || [ ! -f "$src/.con
 	"${kmake[@]}" KCONFIG_ALLCONFIG=harness.config allnoconfig >/dev/null
 	python3 "$top/scripts/check-config.py" "$src/.config" \
 		"$top/configs/common.config" "$top/configs/$arch.config" \
-		${variant:+"$top/configs/$variant.config"}
+		${variant:+"$top/configs/$variant.config"} || {
+		rm -f "$src/harness.config"; exit 1; }
 else
 	rm -f "$src/harness.config.new"
 fi

@@ -5,6 +5,7 @@
   tree.py prepare ours DIR      make DIR = pristine - replaced files + linux/ + edits/
   tree.py prepare mainline DIR  make DIR = pristine
   tree.py files                 list the paths our patch adds, replaces or edits
+  tree.py install KSRC          lay our patch over an existing 6.12 tree
 
 DIR is created as a copy of the pristine tree the first time; afterwards it is
 synchronised file by file, touching only what changed, so in-tree incremental
@@ -122,6 +123,20 @@ def install(src, dst):
     return True
 
 
+def apply_edit(patch, stage):
+    """Apply an edit in stage; an edit already there (install twice) is kept."""
+    base = ["patch", "-s", "-p1", "-d", stage, "-i", patch]
+    r = subprocess.run(base + ["--forward"], stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, universal_newlines=True)
+    if r.returncode == 0:
+        return
+    rev = subprocess.run(base + ["-R", "--dry-run"], stdout=subprocess.PIPE,
+                         stderr=subprocess.STDOUT, universal_newlines=True)
+    if rev.returncode == 0:
+        return
+    die("edit %s does not apply:\n%s" % (os.path.basename(patch), r.stdout))
+
+
 def desired_state(pristine):
     """Return (files: rel -> source path, removed: set of rel)."""
     files = {}
@@ -147,12 +162,11 @@ def desired_state(pristine):
                 src = os.path.join(pristine, rel)
                 if os.path.exists(src):
                     shutil.copy2(src, dst)
-        r = subprocess.run(["patch", "-s", "-p1", "-d", stage, "-i", patch],
-                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                           universal_newlines=True)
-        if r.returncode:
-            die("edit %s does not apply to the pristine tree:\n%s" %
-                (os.path.basename(patch), r.stdout))
+        for rel in patch_targets(patch):
+            for ext in (".orig", ".rej"):
+                if os.path.exists(os.path.join(stage, rel + ext)):
+                    os.unlink(os.path.join(stage, rel + ext))
+        apply_edit(patch, stage)
         for rel in patch_targets(patch):
             files[rel] = os.path.join(stage, rel)
     return files, removed, stage
@@ -211,6 +225,20 @@ def main():
         cmd_pristine(args[1])
     elif args[:1] == ["prepare"] and len(args) == 3:
         cmd_prepare(args[1], args[2], pristine)
+    elif args[:1] == ["install"] and len(args) == 2:
+        ksrc = os.path.abspath(args[1])
+        if not os.path.exists(os.path.join(ksrc, "kernel", "events")) and \
+                not os.path.exists(os.path.join(ksrc, "Makefile")):
+            die("%s does not look like a kernel tree" % ksrc)
+        files, removed, stage = desired_state(ksrc)
+        n = 0
+        for rel in sorted(removed):
+            os.unlink(os.path.join(ksrc, rel))
+            n += 1
+        for rel, src in sorted(files.items()):
+            n += install(src, os.path.join(ksrc, rel))
+        shutil.rmtree(stage)
+        print("tree.py: %d file(s) of %s changed" % (n, ksrc))
     elif args[:1] == ["files"]:
         files, removed, stage = desired_state(pristine)
         shutil.rmtree(stage)

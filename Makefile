@@ -1,0 +1,48 @@
+# The harness: build, boot and test our perf_event patch against mainline.
+# See README.md.  ARCH=x86_64 (default) or arm64.
+ARCH ?= x86_64
+KSRC ?=
+
+.PHONY: all deps build build-mainline run run-mainline test test-mainline \
+	patch install clean distclean help
+
+all: help
+
+help:
+	@sed -n '/^## Commands/,/^## /p' README.md | sed '$$d'
+
+deps:
+	@scripts/deps.sh
+
+build: deps
+	scripts/build-kernel.sh ours $(ARCH)
+
+build-mainline: deps
+	scripts/build-kernel.sh mainline $(ARCH)
+
+run: build
+	scripts/guest-image.sh $(ARCH)
+	ICOUNT=$${ICOUNT:-1} scripts/guest-run.sh ours $(ARCH) "" shell -
+
+run-mainline: build-mainline
+	scripts/guest-image.sh $(ARCH)
+	ICOUNT=$${ICOUNT:-1} scripts/guest-run.sh mainline $(ARCH) "" shell -
+
+test: deps
+	scripts/run-tests.sh mainline ours
+
+test-mainline: deps
+	RESULTS=$(CURDIR)/out/test-mainline scripts/run-tests.sh mainline
+
+patch: deps
+	scripts/make-patch.sh
+
+install:
+	@test -n "$(KSRC)" || { echo "usage: make install KSRC=/path/to/linux-6.12"; exit 2; }
+	scripts/install.sh "$(KSRC)"
+
+clean:
+	rm -rf out build/out build/guest
+
+distclean:
+	rm -rf out build

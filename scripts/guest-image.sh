@@ -1,0 +1,40 @@
+#!/bin/bash
+# guest-image.sh ARCH: build the test programs and the guest's initramfs,
+# build/guest/ARCH/initramfs.cpio = Debian userspace + /init + /harness.
+set -euo pipefail
+arch=$1
+top=$(cd "$(dirname "$0")/.." && pwd)
+out=$top/build/guest/$arch
+case $arch in
+x86_64) karch=x86_64; cross= ;;
+arm64) karch=arm64; cross=aarch64-linux-gnu- ;;
+*) echo "guest-image.sh: unknown arch $arch" >&2; exit 2 ;;
+esac
+
+"$top/scripts/rootfs.sh" "$arch"
+python3 "$top/scripts/tree.py" pristine "$top/build/pristine"
+
+rm -rf "$out/stage"
+mkdir -p "$out/stage/harness/bin"
+# Each selftest suite is built by kselftest's own makefiles, in the tree it
+# belongs to (our tree's against our UAPI headers), linked statically.
+build_selftests() { # TREE SUITE
+	local src=$top/build/src/$1-$arch dest=$out/stage/harness/bin/$2
+	python3 "$top/scripts/tree.py" prepare "$1" "$src" >/dev/null
+	make -C "$src" -s ARCH=$karch CROSS_COMPILE=$cross headers_install >/dev/null
+	mkdir -p "$dest" "$out/obj/$2"
+	CFLAGS="-static -O2" make -s -C "$src/tools/testing/selftests/perf_events" \
+		ARCH=$karch CROSS_COMPILE=$cross OUTPUT="$out/obj/$2" >/dev/null
+	find "$out/obj/$2" -maxdepth 1 -type f -perm -u+x -exec cp {} "$dest/" \;
+}
+build_selftests ours selftests
+build_selftests mainline mainline-selftests
+${cross}gcc -static -O1 -g -fno-omit-frame-pointer -fno-inline \
+	-o "$out/stage/harness/bin/hotloop" "$top/guest/hotloop.c"
+
+cp "$top/guest/init" "$out/stage/init"
+cp -r "$top/guest/suites" "$out/stage/harness/"
+(cd "$out/stage" && find . -print0 | cpio --null -o -H newc --quiet -R 0:0) > "$out/harness.cpio"
+cat "$top/build/rootfs/$arch.cpio" "$out/harness.cpio" > "$out/initramfs.cpio.tmp"
+mv "$out/initramfs.cpio.tmp" "$out/initramfs.cpio"
+echo "guest-image.sh: build/guest/$arch/initramfs.cpio ($(ls "$out"/stage/harness/bin/selftests | wc -l) selftests, $(ls "$out"/stage/harness/bin/mainline-selftests | wc -l) mainline selftests)"

@@ -1,0 +1,35 @@
+#!/bin/bash
+# guest-run.sh TREE ARCH VARIANT PLAN LOG: boot build/out/TREE-ARCH[-VARIANT]
+# in QEMU (TCG) with harness.plan=PLAN; the console goes to LOG.
+# PLAN "shell" gives an interactive shell instead.
+# Environment: SMP (2), MEM (2G), ICOUNT (1: -icount shift=0), TIMEOUT (s).
+# A guest that does not power off by itself within TIMEOUT is killed; the
+# exit status is then 124.
+set -uo pipefail
+tree=$1 arch=$2 variant=$3 plan=$4 log=$5
+top=$(cd "$(dirname "$0")/.." && pwd)
+name=$tree-$arch${variant:+-$variant}
+smp=${SMP:-2} mem=${MEM:-2G} timeout=${TIMEOUT:-2400}
+initrd=$top/build/guest/$arch/initramfs.cpio
+icount=()
+[ "${ICOUNT:-1}" = 1 ] && icount=(-icount shift=0)
+append="loglevel=5 log_buf_len=8M panic=-1 oops=panic harness.plan=$plan harness.timeout=${TEST_TIMEOUT:-300} ${APPEND:-}"
+case $arch in
+x86_64)
+	qemu=(qemu-system-x86_64 -M pc -cpu max -smp "$smp,sockets=$smp"
+	      -kernel "$top/build/out/$name/bzImage")
+	append="console=ttyS0 $append" ;;
+arm64)
+	qemu=(qemu-system-aarch64 -M virt,gic-version=3 -cpu max,pauth-impdef=on
+	      -smp "$smp" -kernel "$top/build/out/$name/Image")
+	append="console=ttyAMA0 $append" ;;
+esac
+qemu+=(-m "$mem" -nographic -no-reboot "${icount[@]}" -initrd "$initrd" -append "$append")
+if [ "$plan" = shell ]; then
+	exec "${qemu[@]}"
+fi
+mkdir -p "$(dirname "$log")"
+timeout -s KILL "$timeout" "${qemu[@]}" < /dev/null > "$log" 2>&1
+rc=$?
+[ $rc = 137 ] && rc=124
+exit $rc

@@ -1,0 +1,65 @@
+#!/bin/bash
+# run-tests.sh TREE...: build the kernels of the given trees (ours, mainline),
+# boot each in QEMU with its suites, two guests at a time, and summarise.
+#
+# The guest runs (name, plan, icount):
+#   TREE-x86_64        selftests, mainline-selftests, perf sessions, perf test
+#                      (no icount: SMP x86_64 under icount wedges in RCU
+#                      stalls on mainline too, and x86 has no PMU to count)
+#   TREE-arm64         selftests, mainline-selftests (icount: gives PMUv3 its
+#                      exact instructions event)
+#   TREE-x86_64-debug  selftests, mainline-selftests on the debug config
+set -uo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+trees=("$@")
+res=${RESULTS:-$top/out/test}
+arches=${ARCHES:-x86_64 arm64 x86_64-debug}
+rm -rf "$res"
+mkdir -p "$res"
+
+runs=()
+for tree in "${trees[@]}"; do
+	for a in $arches; do
+		runs+=("$tree-$a")
+	done
+done
+
+start=$(date +%s)
+for run in "${runs[@]}"; do
+	IFS=- read -r tree arch variant <<<"$run"
+	if ! "$top/scripts/build-kernel.sh" "$tree" "$arch" $variant > "$res/$run.build.log" 2>&1; then
+		tail -n 40 "$res/$run.build.log"
+		echo "run-tests.sh: the $run kernel does not build"
+		exit 2
+	fi
+	tail -n 1 "$res/$run.build.log"
+done
+for arch in $(printf '%s\n' $arches | sed 's/-.*//' | sort -u); do
+	"$top/scripts/guest-image.sh" "$arch" || exit 2
+done
+echo "run-tests.sh: kernels and guest images ready after $(( $(date +%s) - start ))s"
+
+guest() {
+	local run=$1 tree arch variant plan icount timeout
+	IFS=- read -r tree arch variant <<<"$run"
+	case $arch${variant:+-$variant} in
+	x86_64) plan=selftests,mainline-selftests,perf,perf-test icount=0 timeout=2400 ;;
+	arm64) plan=selftests,mainline-selftests icount=1 timeout=1800 ;;
+	*) plan=selftests,mainline-selftests icount=0 timeout=1800 ;;
+	esac
+	echo "$plan" > "$res/$run.plan"
+	local t0=$(date +%s)
+	ICOUNT=$icount TIMEOUT=$timeout "$top/scripts/guest-run.sh" "$tree" "$arch" "$variant" \
+		"$plan" "$res/$run.log"
+	echo $? > "$res/$run.rc"
+	echo "run-tests.sh: guest $run finished in $(( $(date +%s) - t0 ))s (rc=$(cat "$res/$run.rc"))"
+}
+export -f guest
+export top res
+printf '%s\n' "${runs[@]}" | xargs -P "${GUESTS:-2}" -I{} bash -c 'guest {}'
+echo "run-tests.sh: all guests done after $(( $(date +%s) - start ))s"
+if printf '%s\n' "${trees[@]}" | grep -qx ours; then
+	python3 "$top/scripts/summary.py" --require-ours "$res"
+else
+	python3 "$top/scripts/summary.py" "$res"
+fi
