@@ -13,7 +13,7 @@ smp=${SMP:-2} mem=${MEM:-2G} timeout=${TIMEOUT:-2400}
 initrd=$top/build/guest/$arch/initramfs.cpio
 icount=()
 [ "${ICOUNT:-1}" = 1 ] && icount=(-icount shift=0)
-append="loglevel=5 log_buf_len=8M panic=-1 oops=panic harness.plan=$plan harness.timeout=${TEST_TIMEOUT:-300} ${APPEND:-}"
+append="loglevel=5 log_buf_len=8M panic=-1 oops=panic harness.plan=$plan harness.timeout=${TEST_TIMEOUT:-300} harness.retry=${RETRY:-1} ${APPEND:-}"
 case $arch in
 x86_64)
 	qemu=(qemu-system-x86_64 -M pc -cpu max -smp "$smp,sockets=$smp"
