@@ -8,7 +8,11 @@
 set -uo pipefail
 tree=$1 arch=$2 variant=$3 plan=$4 log=$5
 top=$(cd "$(dirname "$0")/.." && pwd)
-name=$tree-$arch${variant:+-$variant}
+# VARIANT names the kernel config (debug), or "icount": the plain kernel
+# booted under -icount shift=0.
+kvariant=$variant
+[ "$variant" = icount ] && kvariant=
+name=$tree-$arch${kvariant:+-$kvariant}
 smp=${SMP:-2} mem=${MEM:-2G} timeout=${TIMEOUT:-2400}
 initrd=$top/build/guest/$arch/initramfs.cpio
 icount=()

@@ -73,12 +73,17 @@ def parse_log(path):
         if line.startswith("@@HARNESS done"):
             info["done"] = True
             continue
+        if line.startswith("@@KMEMLEAK begin"):
+            in_dmesg = True
+            continue
+        if line.startswith("@@KMEMLEAK end"):
+            in_dmesg = False
+            continue
         if line.startswith("@@DMESG begin"):
             in_dmesg = True
             continue
         if line.startswith("@@DMESG end"):
             in_dmesg = False
-    retry = False
             continue
         if in_dmesg:
             if REPORTS.search(line):
