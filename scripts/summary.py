@@ -29,7 +29,7 @@ REPORTS = re.compile(
     r"ODEBUG: |list_add corruption|list_del corruption|sleeping function called)")
 # What emulation itself can cause (mainline shows it too): shown, not failed.
 NOTES = re.compile(r"(INFO: task .* blocked|rcu_.*detected stall|soft lockup)")
-CONSOLE_TIME = re.compile(r"^\[\s*\d+\.\d+\] ")
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 
 def parse_log(path):
@@ -65,7 +65,7 @@ def parse_log(path):
             res[prog + ":(killed or crashed)"] = "FAIL"
 
     for raw in lines:
-        line = raw.rstrip("\r")
+        line = ANSI.sub("", raw.rstrip("\r"))
         if line.startswith("@@HARNESS boot"):
             info["booted"] = True
             info["kernel"] = line.split(" ", 2)[2]
