@@ -30,12 +30,12 @@ start=$(date +%s)
 for run in "${runs[@]}"; do
 	IFS=- read -r tree arch variant <<<"$run"
 	[ "$variant" = icount ] && continue  # the plain kernel, booted with icount
-	if ! "$top/scripts/build-kernel.sh" "$tree" "$arch" $variant > "$res/$run.build.log" 2>&1; then
-		tail -n 40 "$res/$run.build.log"
+	if ! "$top/scripts/build-kernel.sh" "$tree" "$arch" $variant > "$res/$run.build.txt" 2>&1; then
+		tail -n 40 "$res/$run.build.txt"
 		echo "run-tests.sh: the $run kernel does not build"
 		exit 2
 	fi
-	tail -n 1 "$res/$run.build.log"
+	tail -n 1 "$res/$run.build.txt"
 done
 for arch in $(printf '%s\n' $arches | sed 's/-.*//' | sort -u); do
 	"$top/scripts/guest-image.sh" "$arch" || exit 2

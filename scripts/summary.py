@@ -169,7 +169,7 @@ def main():
     d = args[0]
     runs = {}
     for fn in sorted(os.listdir(d)):
-        if fn.endswith(".log"):
+        if fn.endswith(".log") and not fn.endswith(".build.log"):
             base = fn[:-4]
             parts = base.split("-", 2)
             tree, arch = parts[0], parts[1]
@@ -199,7 +199,8 @@ def main():
                     cells.append("-")
                 else:
                     cells.append("%d / %d / %d" % tally(run[0][suite]))
-            print("%-16s %-22s %-22s" % (label, cells[0], cells[1]))
+            if cells != ["-", "-"]:
+                print("%-16s %-22s %-22s" % (label, cells[0], cells[1]))
             ours = runs.get(("ours", arch, variant))
             main = runs.get(("mainline", arch, variant))
             if not ours or suite not in ours[0]:
