@@ -2,6 +2,8 @@
 # guest-run.sh TREE ARCH VARIANT PLAN LOG: boot build/out/TREE-ARCH[-VARIANT]
 # in QEMU (TCG) with harness.plan=PLAN; the console goes to LOG.
 # PLAN "shell" gives an interactive shell instead.
+# The console shows kernel messages of level ERR and above only, so that
+# they do not cut into the tests' output; the whole log is dumped at the end.
 # Environment: SMP (2), MEM (2G), ICOUNT (1: -icount shift=0), TIMEOUT (s).
 # A guest that does not power off by itself within TIMEOUT is killed; the
 # exit status is then 124.
@@ -17,7 +19,7 @@ smp=${SMP:-2} mem=${MEM:-2G} timeout=${TIMEOUT:-2400}
 initrd=$top/build/guest/$arch/initramfs.cpio
 icount=()
 [ "${ICOUNT:-1}" = 1 ] && icount=(-icount shift=0)
-append="loglevel=5 log_buf_len=8M panic=-1 oops=panic harness.plan=$plan harness.timeout=${TEST_TIMEOUT:-300} harness.retry=${RETRY:-1} ${APPEND:-}"
+append="loglevel=4 log_buf_len=8M panic=-1 oops=panic harness.plan=$plan harness.timeout=${TEST_TIMEOUT:-300} harness.retry=${RETRY:-1} ${APPEND:-}"
 case $arch in
 x86_64)
 	qemu=(qemu-system-x86_64 -M pc -cpu max -smp "$smp,sockets=$smp"
