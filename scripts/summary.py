@@ -29,7 +29,7 @@ REPORTS = re.compile(
     r"ODEBUG: |list_add corruption|list_del corruption|sleeping function called)")
 # What emulation itself can cause (mainline shows it too): shown, not failed.
 NOTES = re.compile(r"(INFO: task .* blocked|rcu_.*detected stall|soft lockup)")
-ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+ANSI = re.compile(r"\x1b(?:\[[0-9;?]*[A-Za-z]|.)")
 
 
 def parse_log(path):
@@ -246,7 +246,7 @@ def main():
         print("\n== tests that fail on our tree ==")
         for suite, label, test, why in bad:
             print("  %-20s %-16s %s  (%s)" % (suite, label, test, why))
-    else:
+    elif any(t == "ours" for (t, _a, _v) in runs):
         print("\nEvery test that passes on mainline passes on our tree.")
     out = {"%s-%s%s" % (t, a, "-" + v if v else ""): {
         "results": r, "reports": i["reports"], "died": i["died"]}
