@@ -73,17 +73,9 @@ def parse_log(path):
         if line.startswith("@@HARNESS done"):
             info["done"] = True
             continue
-        if line.startswith("@@KMEMLEAK begin"):
-            in_dmesg = True
-            continue
-        if line.startswith("@@KMEMLEAK end"):
-            in_dmesg = False
-            continue
-        if line.startswith("@@DMESG begin"):
-            in_dmesg = True
-            continue
-        if line.startswith("@@DMESG end"):
-            in_dmesg = False
+        # The kernel log and kmemleak's findings, dumped after the suites.
+        if line.startswith(("@@DMESG ", "@@KMEMLEAK ")):
+            in_dmesg = line.endswith(" begin")
             continue
         if in_dmesg:
             if REPORTS.search(line):
