@@ -201,15 +201,15 @@ def main():
             for test, st in sorted(ores.items()):
                 if st != "FAIL":
                     continue
-                if suite == "selftests":
+                if test.startswith("(guest died"):
+                    bad.append((suite, label, test, "our guest died"))
+                elif suite == "selftests":
                     bad.append((suite, label, test, "our selftest fails on ours"))
                 elif main and main[0].get(suite, {}).get(test) == "PASS":
                     bad.append((suite, label, test, "passes on mainline"))
                 elif main and suite in main[0] and test not in main[0][suite] \
                         and not test.startswith("("):
                     bad.append((suite, label, test, "not run on mainline"))
-                elif test.startswith("(guest died"):
-                    bad.append((suite, label, test, "our guest died"))
             if main and suite in main[0]:
                 for test, st in sorted(main[0][suite].items()):
                     if st == "PASS" and test not in ores:
