@@ -54,6 +54,7 @@ start=$(date +%s)
 "${kmake[@]}" "$(basename $image)" 2>&1 | grep -v '^$' | grep -Ev '^\s*(CC|LD|AR|AS)\b' || true
 "${kmake[@]}" "$(basename $image)" >/dev/null  # fails loudly if the first did
 "${kmake[@]}" headers_install >/dev/null
+"$top/scripts/check-links.sh" "$src"
 mkdir -p "$out"
 cp "$src/$image" "$out/"
 cp "$src/.config" "$out/config"

@@ -29,6 +29,7 @@ build_selftests() { # TREE SUITE
 }
 build_selftests ours selftests
 build_selftests mainline mainline-selftests
+for t in ours mainline; do "$top/scripts/check-links.sh" "$top/build/src/$t-$arch"; done
 ${cross}gcc -static -O1 -g -fno-omit-frame-pointer -fno-inline \
 	-o "$out/stage/harness/bin/hotloop" "$top/guest/hotloop.c"
 

@@ -7,9 +7,10 @@
   tree.py files                 list the paths our patch adds, replaces or edits
   tree.py install KSRC          lay our patch over an existing 6.12 tree
 
-DIR is created as a copy of the pristine tree the first time; afterwards it is
-synchronised file by file, touching only what changed, so in-tree incremental
-builds stay incremental.
+DIR is created as a hard-linked copy of the pristine tree the first time;
+afterwards it is synchronised file by file, touching only what changed, so
+in-tree incremental builds stay incremental.  Files are replaced by unlinking
+them first, never written in place, so the pristine tree stays pristine.
 """
 import glob
 import hashlib
@@ -180,7 +181,10 @@ def cmd_prepare(which, dest, pristine):
         if os.path.exists(tmp):
             shutil.rmtree(tmp)
         os.makedirs(os.path.dirname(tmp), exist_ok=True)
-        subprocess.check_call(["cp", "-a", pristine, tmp])
+        # Hard links: six trees cost one tree's disk.  Nothing may write a
+        # source file in place; install() unlinks first, and build-kernel.sh
+        # checks after each build that no linked file was modified.
+        subprocess.check_call(["cp", "-al", pristine, tmp])
         os.rename(tmp, dest)
     if which == "mainline":
         files, removed, stage = {}, set(), None
