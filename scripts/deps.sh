@@ -5,7 +5,7 @@ set -euo pipefail
 pkgs=(linux-source-6.12 qemu-system-x86 qemu-system-arm busybox-static
       gcc-aarch64-linux-gnu libc6-dev-arm64-cross ccache flex bison bc
       libelf-dev libssl-dev cpio kmod debootstrap e2fsprogs patch python3
-      make gcc git rsync)
+      make gcc git rsync gnuplot-nox)
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||

@@ -4,7 +4,9 @@
 # PLAN "shell" gives an interactive shell instead.
 # The console shows kernel messages of level ERR and above only, so that
 # they do not cut into the tests' output; the whole log is dumped at the end.
-# Environment: SMP (2), MEM (2G), ICOUNT (1: -icount shift=0), TIMEOUT (s).
+# Environment: SMP (2), MEM (2G), ICOUNT (1: -icount shift=0; exact: with
+# sleep=off as well, so that idle time is skipped deterministically),
+# TIMEOUT (s), INITRD (another initramfs).
 # A guest that does not power off by itself within TIMEOUT is killed; the
 # exit status is then 124.
 set -uo pipefail
@@ -16,9 +18,10 @@ kvariant=$variant
 [ "$variant" = icount ] && kvariant=
 name=$tree-$arch${kvariant:+-$kvariant}
 smp=${SMP:-2} mem=${MEM:-2G} timeout=${TIMEOUT:-2400}
-initrd=$top/build/guest/$arch/initramfs.cpio
+initrd=${INITRD:-$top/build/guest/$arch/initramfs.cpio}
 icount=()
 [ "${ICOUNT:-1}" = 1 ] && icount=(-icount shift=0)
+[ "${ICOUNT:-1}" = exact ] && icount=(-icount shift=0,sleep=off)
 append="loglevel=4 log_buf_len=8M panic=-1 oops=panic harness.plan=$plan harness.timeout=${TEST_TIMEOUT:-300} harness.retry=${RETRY:-1} ${APPEND:-}"
 case $arch in
 x86_64)
