@@ -4,7 +4,8 @@ ARCH ?= x86_64
 KSRC ?=
 
 .PHONY: all deps build build-mainline run run-mainline test test-mainline \
-	patch install clean distclean help
+	bench bench-mainline abi compat compat-mainline patch install clean \
+	distclean help
 
 all: help
 
@@ -29,10 +30,28 @@ run-mainline: build-mainline
 	ICOUNT=$${ICOUNT:-1} scripts/guest-run.sh mainline $(ARCH) "" shell -
 
 test: deps
+	python3 scripts/tree.py pristine build/pristine
+	python3 scripts/abi-check.py
 	scripts/run-tests.sh mainline ours
 
 test-mainline: deps
 	RESULTS=$(CURDIR)/out/test-mainline scripts/run-tests.sh mainline
+
+bench: deps
+	scripts/bench.sh mainline ours
+
+bench-mainline: deps
+	BENCH_OUT=$(CURDIR)/out/bench-mainline scripts/bench.sh mainline
+
+abi:
+	python3 scripts/abi-check.py
+
+# COMPAT_ARCHES: which of x86_64 arm64 (default both).
+compat: deps
+	scripts/compat.sh $(COMPAT_ARCHES)
+
+compat-mainline: deps
+	scripts/compat.sh --tree mainline $(COMPAT_ARCHES)
 
 patch: deps
 	scripts/make-patch.sh
