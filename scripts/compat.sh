@@ -267,7 +267,7 @@ for arch in "${arches[@]}"; do
 	start=$(date +%s)
 	: > "$log"
 	python3 "$top/scripts/tree.py" prepare "$tree" "$src" >> "$log"
-	kmake=(make -C "$src" ARCH=$karch CROSS_COMPILE=$cross "CC=ccache ${cross}gcc" "HOSTCC=ccache gcc")
+	kmake=(make -C "$src" "ARCH=$karch" "CROSS_COMPILE=$cross" "CC=ccache ${cross}gcc" "HOSTCC=ccache gcc")
 
 	# defconfig + our fragment; redone only when the fragment changes.
 	frag=$top/configs/compat-$arch.config
@@ -322,7 +322,7 @@ for arch in "${arches[@]}"; do
 	sample=
 	[ "$n" -lt "$total" ] && sample=" (COMPAT_LIMIT=$limit: $n of them compiled)"
 	echo "  $(tr -d '\n' < "$work/candidates.msg")$sample"
-	echo "  $nconf of the $((n - nfail)) compiled include a perf header (gcc's dependency lists); $nwarn warning(s) in the perf headers; $((secs / 60)) min $((secs % 60)) s; log ${log#$top/}"
+	echo "  $nconf of the $((n - nfail)) compiled include a perf header (gcc's dependency lists); $nwarn warning(s) in the perf headers; $((secs / 60)) min $((secs % 60)) s; log ${log#"$top"/}"
 	sed '$d' <<< "$rep"
 	[ "$nfail" -eq 0 ] && [ "$nwarn" -eq 0 ] || status=1
 done
