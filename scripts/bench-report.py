@@ -224,8 +224,9 @@ set yrange [-1:%d]
 set ytics nomirror font ',9'
 set grid xtics
 unset key
-plot '%s' using 2:0:(0):2:($0-0.35):($0+0.35):yticlabels(1) with boxxyerror, \\
-     1 with lines
+set arrow 1 from 1, graph 0 to 1, graph 1 nohead lw 2 lc rgb 'black'
+plot '%s' using 2:0:(0):2:($0-0.35):($0+0.35):yticlabels(1) with boxxyerror
+unset arrow 1
 """ % (200 + 18 * n, os.path.join(outdir, "bench.png"), n, dat)
     # scale curves: per-switch and per-open cost against the event count,
     # one data file per curve
