@@ -3,6 +3,8 @@
 
   tree.py pristine DIR          unpack Debian's linux-source-6.12 into DIR
   tree.py prepare ours DIR      make DIR = pristine - replaced files + linux/ + edits/
+  tree.py prepare core DIR      as ours, with our own kernel/events and
+                                include/linux/perf_event.h (work in progress)
   tree.py prepare mainline DIR  make DIR = pristine
   tree.py files                 list the paths our patch adds, replaces or edits
   tree.py install KSRC          lay our patch over an existing 6.12 tree
@@ -25,6 +27,8 @@ LINUX = os.path.join(ROOT, "linux")
 EDITS = os.path.join(ROOT, "edits")
 TARBALL_GLOB = "/usr/src/linux-source-6.12.tar.*"
 MANIFEST = ".harness-manifest"
+# install and files: CORE=ours includes our work-in-progress core.
+WITH_CORE = os.environ.get("CORE", "mainline") == "ours"
 
 # Mainline paths our patch replaces as a whole, once linux/ provides the
 # replacement named on the left.  Paths on the right are removed from our
@@ -38,6 +42,16 @@ REPLACES = [
     ("arch/arm64/kernel/perf_event.c", ["drivers/perf/arm_pmuv3.c"]),
 ]
 KEEP = {"kernel/events/uprobes.c"}
+
+# Our own perf core is written in steps.  Until it passes every suite that
+# mainline's passes, the "ours" tree keeps mainline's core and only the
+# "core" tree (CORE=ours in the Makefile) takes the paths below from linux/.
+CORE_PATHS = ("kernel/events", "include/linux/perf_event.h")
+
+
+def is_core_path(rel):
+    rel = os.path.normpath(rel)
+    return any(rel == p or rel.startswith(p + "/") for p in CORE_PATHS)
 
 
 def die(msg):
@@ -56,10 +70,11 @@ def walk_files(base, rel):
     return out
 
 
-def our_files():
+def our_files(with_core):
     if not os.path.isdir(LINUX):
         return []
-    return sorted(walk_files(LINUX, "."))
+    return sorted(rel for rel in walk_files(LINUX, ".")
+                  if with_core or not is_core_path(rel))
 
 
 def edit_patches():
@@ -138,15 +153,17 @@ def apply_edit(patch, stage):
     die("edit %s does not apply:\n%s" % (os.path.basename(patch), r.stdout))
 
 
-def desired_state(pristine):
+def desired_state(pristine, with_core=False):
     """Return (files: rel -> source path, removed: set of rel)."""
     files = {}
     removed = set()
-    ours = our_files()
+    ours = our_files(with_core)
     for rel in ours:
         files[rel] = os.path.join(LINUX, rel)
     for marker, victims in REPLACES:
         if not os.path.exists(os.path.join(LINUX, marker)):
+            continue
+        if is_core_path(marker) and not with_core:
             continue
         for v in victims:
             if not os.path.exists(os.path.join(pristine, v)):
@@ -190,6 +207,8 @@ def cmd_prepare(which, dest, pristine):
         files, removed, stage = {}, set(), None
     elif which == "ours":
         files, removed, stage = desired_state(pristine)
+    elif which == "core":
+        files, removed, stage = desired_state(pristine, with_core=True)
     else:
         die("unknown tree %s" % which)
     manifest = os.path.join(dest, MANIFEST)
@@ -234,7 +253,7 @@ def main():
         if not os.path.exists(os.path.join(ksrc, "kernel", "events")) and \
                 not os.path.exists(os.path.join(ksrc, "Makefile")):
             die("%s does not look like a kernel tree" % ksrc)
-        files, removed, stage = desired_state(ksrc)
+        files, removed, stage = desired_state(ksrc, WITH_CORE)
         n = 0
         for rel in sorted(removed):
             os.unlink(os.path.join(ksrc, rel))
@@ -244,7 +263,7 @@ def main():
         shutil.rmtree(stage)
         print("tree.py: %d file(s) of %s changed" % (n, ksrc))
     elif args[:1] == ["files"]:
-        files, removed, stage = desired_state(pristine)
+        files, removed, stage = desired_state(pristine, WITH_CORE)
         shutil.rmtree(stage)
         for rel in sorted(files):
             print("M" if os.path.exists(os.path.join(pristine, rel)) else "A", rel)

@@ -1,0 +1,206 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the files of the perf core share.  Nothing here is for code outside
+ * kernel/events/; the interface for the rest of the kernel and for PMU
+ * drivers is include/linux/perf_event.h.
+ *
+ * Files and what each one owns:
+ *   context.c   task and CPU contexts, per-PMU sub-contexts, putting groups
+ *               on and off the PMU, context switch, multiplexing, enable and
+ *               disable, time accounting (its top comment has the locking
+ *               rules)
+ *   event.c     event allocation, reference counts, release, the file
+ *               operations, the in-kernel counter API
+ *   syscall.c   perf_event_open(2): copying and checking the attr, flags,
+ *               group_fd, target task or CPU, permissions
+ *   ioctl.c     PERF_EVENT_IOC_* and prctl(PR_TASK_PERF_EVENTS_*)
+ *   read.c      read(2) and the read_format layouts, child counts
+ *   inherit.c   fork, exit, exec: inherited events and their counts
+ *   pmu.c       the PMU registry, dynamic types, sysfs, pmu enable/disable
+ *   swevent.c   the software PMUs (software, cpu-clock, task-clock)
+ *   sysctl.c    the perf sysctls and the permission helpers
+ *   cgroup.c    the perf_event cgroup controller
+ *   pending.c   entry points of features that have not landed yet
+ *               (sampling output, ring buffer, AUX, callchains, side-band
+ *               records, tracepoint/BPF hooks): each fails cleanly
+ */
+#ifndef _KERNEL_EVENTS_INTERNAL_H
+#define _KERNEL_EVENTS_INTERNAL_H
+
+#include <linux/perf_event.h>
+#include <linux/hrtimer.h>
+#include <linux/lockdep.h>
+
+/* ctx->is_active and the what-to-schedule masks of context.c */
+#define EVENT_FLEXIBLE	0x01
+#define EVENT_PINNED	0x02
+#define EVENT_TIME	0x04
+#define EVENT_ALL	(EVENT_FLEXIBLE | EVENT_PINNED)
+
+/*
+ * Per CPU, per PMU state: the CPU's own sub-context for this PMU (events
+ * opened with cpu >= 0 and pid == -1), the running task's sub-context for
+ * this PMU if it has one, and the multiplexing timer.  Reached with
+ * per_cpu_ptr(pmu->cpu_pmu_context, cpu).  Changed on its own CPU only,
+ * with IRQs off and the CPU context's lock held.
+ */
+struct perf_cpu_pmu_context {
+	struct perf_event_pmu_context	epc;
+	struct perf_event_pmu_context	*task_epc;
+	int				active_oncpu;	/* groups on the PMU */
+	int				exclusive;	/* an exclusive group is on */
+	int				sched_cb_usage;	/* perf_sched_cb_inc() */
+	struct list_head		sched_cb_entry;
+
+	raw_spinlock_t			hrtimer_lock;
+	struct hrtimer			hrtimer;
+	ktime_t				hrtimer_interval;
+	unsigned int			hrtimer_active;
+};
+
+/*
+ * Per CPU: the CPU context (every PMU's CPU-wide events) and the context
+ * of the task running there, if it has one.
+ */
+struct perf_cpu_context {
+	struct perf_event_context	ctx;
+	struct perf_event_context	*task_ctx;
+	int				online;
+};
+
+DECLARE_PER_CPU(struct perf_cpu_context, perf_cpu_context);
+
+/* --- context.c -------------------------------------------------------- */
+
+struct perf_event_context *perf_ctx_find_get(struct task_struct *task,
+					     int cpu);
+void perf_ctx_get(struct perf_event_context *ctx);
+void perf_ctx_put(struct perf_event_context *ctx);
+struct perf_event_pmu_context *
+perf_epc_find_get(struct perf_event_context *ctx, struct perf_event *event);
+void perf_epc_put(struct perf_event_pmu_context *epc);
+
+struct perf_event_context *perf_event_ctx_lock(struct perf_event *event);
+void perf_event_ctx_unlock(struct perf_event *event,
+			   struct perf_event_context *ctx);
+
+/* Attach a new event (leader or sibling) and start it if it can run now. */
+void perf_install_event(struct perf_event_context *ctx,
+			struct perf_event *event, int cpu);
+
+/* perf_remove_event() flags */
+#define DETACH_GROUP	0x01	/* break the group up too */
+#define DETACH_EXIT	0x02	/* the task is exiting: state EXIT */
+#define DETACH_DEAD	0x04	/* the event is being freed: state DEAD */
+void perf_remove_event(struct perf_event *event, unsigned int flags);
+
+/* ctx->mutex held by the caller */
+void perf_event_enable_locked(struct perf_event *event);
+void perf_event_disable_locked(struct perf_event *event);
+void perf_event_reset_locked(struct perf_event *event);
+int perf_event_refresh_locked(struct perf_event *event, int refresh);
+int perf_event_period_locked(struct perf_event *event, u64 value);
+
+/* Bring event->count and the times up to date (IPI if active elsewhere). */
+int perf_event_sync(struct perf_event *event, bool group);
+void perf_event_times_now(struct perf_event *event, u64 *enabled,
+			  u64 *running);
+
+/* Task hooks used by inherit.c; ctx->mutex held where noted. */
+struct perf_event_context *perf_task_ctx_alloc(struct task_struct *task);
+void perf_ctx_sched_out_all(struct perf_event_context *ctx);
+void perf_enable_on_exec(struct perf_event_context *ctx);
+
+void perf_cpc_init(struct perf_cpu_pmu_context *cpc, struct pmu *pmu, int cpu);
+void perf_cpc_set_mux_interval(struct perf_cpu_pmu_context *cpc,
+			       unsigned int ms);
+void perf_context_init(void);
+int perf_context_cpu_online(unsigned int cpu);
+int perf_context_cpu_offline(unsigned int cpu);
+
+/* --- event.c ---------------------------------------------------------- */
+
+struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
+				    struct task_struct *task,
+				    struct perf_event *group_leader,
+				    struct perf_event *parent_event,
+				    perf_overflow_handler_t overflow_handler,
+				    void *context, int cgroup_fd);
+void perf_event_free(struct perf_event *event);	/* never installed */
+bool perf_event_tryget(struct perf_event *event);
+void perf_event_get_ref(struct perf_event *event);
+void perf_event_put(struct perf_event *event);
+extern const struct file_operations perf_fops;
+bool is_perf_file(struct file *file);
+int perf_event_fd_get(int fd, struct fd *f, struct perf_event **event);
+
+/* --- syscall.c -------------------------------------------------------- */
+
+int perf_attr_check(struct perf_event_attr *attr);
+
+/* --- read.c ----------------------------------------------------------- */
+
+ssize_t perf_read_event(struct perf_event *event, char __user *buf,
+			size_t count);
+u64 perf_event_total(struct perf_event *event, u64 *enabled, u64 *running);
+void perf_event_calc_read_size(struct perf_event *event);
+
+/* --- ioctl.c ---------------------------------------------------------- */
+
+long perf_ioctl(struct file *file, unsigned int cmd, unsigned long arg);
+#ifdef CONFIG_COMPAT
+long perf_compat_ioctl(struct file *file, unsigned int cmd,
+		       unsigned long arg);
+#else
+#define perf_compat_ioctl NULL
+#endif
+
+/* --- inherit.c -------------------------------------------------------- */
+
+/* Fold an exiting child's count and times into its parent. */
+void perf_child_fold(struct perf_event *child);
+
+/* --- pmu.c ------------------------------------------------------------ */
+
+/* Find the PMU for event->attr and run its event_init; takes a module ref. */
+int perf_pmu_init_event(struct perf_event *event);
+void perf_pmu_put_event(struct perf_event *event);
+struct pmu *perf_pmu_by_type(u32 type);	/* under pmus_srcu */
+extern struct srcu_struct pmus_srcu;
+extern struct list_head perf_pmus;
+extern struct mutex perf_pmus_lock;
+#define for_each_perf_pmu(pmu) \
+	list_for_each_entry_srcu(pmu, &perf_pmus, entry, \
+				 srcu_read_lock_held(&pmus_srcu) || \
+				 lockdep_is_held(&perf_pmus_lock))
+void perf_pmu_sysfs_init(void);
+
+/* --- swevent.c -------------------------------------------------------- */
+
+void perf_swevent_init_cpu(unsigned int cpu);
+void perf_swevent_setup(void);	/* registers the software PMUs */
+bool perf_is_cpu_clock(struct perf_event *event);
+
+/* --- sysctl.c --------------------------------------------------------- */
+
+int perf_event_check_access(struct perf_event_attr *attr);
+int perf_ptrace_check(struct task_struct *task);
+
+/* --- pending.c -------------------------------------------------------- */
+
+/* attr features whose issue has not landed: -EOPNOTSUPP or 0 */
+int perf_pending_attr_check(struct perf_event_attr *attr);
+
+/* --- small helpers ---------------------------------------------------- */
+
+static inline bool perf_event_is_leader(struct perf_event *event)
+{
+	return event->group_leader == event;
+}
+
+static inline u64 perf_clock(void)
+{
+	return local_clock();
+}
+
+#endif /* _KERNEL_EVENTS_INTERNAL_H */
