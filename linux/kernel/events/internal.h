@@ -37,6 +37,9 @@
 #define EVENT_TIME	0x04
 #define EVENT_ALL	(EVENT_FLEXIBLE | EVENT_PINNED)
 
+/* multiplexing period when the PMU does not ask for one */
+#define PERF_MUX_DEFAULT_MS	4
+
 /*
  * Per CPU, per PMU state: the CPU's own sub-context for this PMU (events
  * opened with cpu >= 0 and pid == -1), the running task's sub-context for

@@ -1,0 +1,1573 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Event contexts and putting events on and off the PMUs.
+ *
+ * A context holds the events of one task (task->perf_event_ctxp) or the
+ * CPU-wide events of one CPU (per_cpu(perf_cpu_context).ctx).  Inside a
+ * context the events are split by PMU into perf_event_pmu_context ("epc")
+ * objects, each with a list of pinned and a list of flexible group leaders.
+ * A CPU context's epc for a PMU is embedded in that PMU's per-CPU
+ * perf_cpu_pmu_context ("cpc"); a task context's epcs are allocated.
+ *
+ * Locking and context rules
+ * -------------------------
+ * ctx->mutex (sleeping) serialises every change made from process context:
+ *   installing and removing events, enable/disable/reset/period, exit and
+ *   inheritance.  Taken before ctx->lock; between two contexts, the parent
+ *   context's mutex before the child's (inherit.c); event->child_mutex
+ *   after any ctx->mutex.
+ * ctx->lock (raw spinlock, always taken with IRQs off) protects what the
+ *   scheduling code reads: the epc group lists, event->state, ->oncpu,
+ *   ->tstamp and the times, ctx->is_active, ->time, ->timestamp, the epc
+ *   and ctx counters.  When both the CPU context and a task context are
+ *   locked, the CPU context's lock comes first.
+ * A context is *active* on a CPU when ctx->is_active != 0; a task context
+ *   is then cpuctx->task_ctx of exactly that CPU.  Events of an active
+ *   context are touched only on that CPU: other CPUs send an IPI
+ *   (ctx_function_call()).  An inactive context is changed by whoever
+ *   holds ctx->lock; the next sched-in sees the result.
+ * cpuctx->task_ctx and cpc->task_epc are written only on their own CPU
+ *   with IRQs off (context switch, IPI handlers, hotplug callbacks).
+ *   A task context that is active always has events (removing the last
+ *   event deactivates it), so the pointers never outlive the objects.
+ * task->perf_event_ctxp is published with cmpxchg() under
+ *   task->perf_event_mutex and read under RCU with a refcount_inc_not_zero();
+ *   contexts and task epcs are freed after an RCU grace period.
+ * NMI: nothing in this file runs in NMI context.  Hard IRQ: the IPI
+ *   handlers and the multiplexing hrtimer.  The context-switch hooks run
+ *   with the runqueue lock held and IRQs off.
+ *
+ * Time: ctx->time advances while (ctx->is_active & EVENT_TIME); an event's
+ * total_time_enabled advances with ctx->time while its state is INACTIVE or
+ * ACTIVE, and total_time_running while ACTIVE.  event->tstamp is the
+ * ctx->time of the event's last update.
+ */
+
+#include <linux/cpu.h>
+#include <linux/hrtimer.h>
+#include <linux/jump_label.h>
+#include <linux/percpu.h>
+#include <linux/perf_event.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/smp.h>
+
+#include "internal.h"
+
+DEFINE_PER_CPU(struct perf_cpu_context, perf_cpu_context);
+DEFINE_STATIC_KEY_FALSE(perf_sched_events);
+
+static DEFINE_PER_CPU(struct list_head, perf_sched_cb_list);
+
+/* ---------------------------------------------------------------------
+ * Reference counts
+ */
+
+void perf_ctx_get(struct perf_event_context *ctx)
+{
+	refcount_inc(&ctx->refcount);
+}
+
+static void perf_ctx_free_rcu(struct rcu_head *head)
+{
+	kfree(container_of(head, struct perf_event_context, rcu_head));
+}
+
+void perf_ctx_put(struct perf_event_context *ctx)
+{
+	if (!refcount_dec_and_test(&ctx->refcount))
+		return;
+	if (WARN_ON_ONCE(!ctx->task))	/* CPU contexts are never freed */
+		return;
+	if (ctx->parent_ctx)
+		perf_ctx_put(ctx->parent_ctx);
+	put_task_struct(ctx->task);
+	call_rcu(&ctx->rcu_head, perf_ctx_free_rcu);
+}
+
+static void perf_ctx_init(struct perf_event_context *ctx)
+{
+	raw_spin_lock_init(&ctx->lock);
+	mutex_init(&ctx->mutex);
+	INIT_LIST_HEAD(&ctx->pmu_ctx_list);
+	INIT_LIST_HEAD(&ctx->event_list);
+	refcount_set(&ctx->refcount, 1);
+	ctx->cpu = -1;
+}
+
+/**
+ * perf_task_ctx_alloc - allocate an empty context for a task
+ * @task: the task; a reference on it is taken
+ *
+ * Return: the context with one reference, or NULL.
+ */
+struct perf_event_context *perf_task_ctx_alloc(struct task_struct *task)
+{
+	struct perf_event_context *ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
+
+	if (!ctx)
+		return NULL;
+	perf_ctx_init(ctx);
+	ctx->task = get_task_struct(task);
+	return ctx;
+}
+
+/* A reference on @task's context, or NULL. */
+static struct perf_event_context *task_ctx_tryget(struct task_struct *task)
+{
+	struct perf_event_context *ctx;
+
+	rcu_read_lock();
+	ctx = rcu_dereference(task->perf_event_ctxp);
+	if (ctx && !refcount_inc_not_zero(&ctx->refcount))
+		ctx = NULL;
+	rcu_read_unlock();
+	return ctx;
+}
+
+/**
+ * perf_ctx_find_get - the context events for @task or @cpu go into
+ * @task: the target task, or NULL for a CPU-wide event
+ * @cpu: the CPU of a CPU-wide event
+ *
+ * Creates the task's context on first use.  Fails with -ESRCH once the
+ * task has started to exit.
+ *
+ * Return: the context with a reference for the caller, or an ERR_PTR.
+ */
+struct perf_event_context *perf_ctx_find_get(struct task_struct *task, int cpu)
+{
+	struct perf_event_context *ctx, *new;
+
+	if (!task) {
+		ctx = &per_cpu(perf_cpu_context, cpu).ctx;
+		perf_ctx_get(ctx);
+		return ctx;
+	}
+
+	ctx = task_ctx_tryget(task);
+	if (ctx)
+		return ctx;
+
+	new = perf_task_ctx_alloc(task);
+	if (!new)
+		return ERR_PTR(-ENOMEM);
+
+	mutex_lock(&task->perf_event_mutex);
+	if (task->flags & PF_EXITING) {
+		ctx = ERR_PTR(-ESRCH);
+	} else {
+		ctx = rcu_dereference_protected(task->perf_event_ctxp,
+				lockdep_is_held(&task->perf_event_mutex));
+		if (ctx) {
+			perf_ctx_get(ctx);
+		} else {
+			/* one reference for the task, one for the caller */
+			perf_ctx_get(new);
+			rcu_assign_pointer(task->perf_event_ctxp, new);
+			ctx = new;
+			new = NULL;
+		}
+	}
+	mutex_unlock(&task->perf_event_mutex);
+	if (new)
+		perf_ctx_put(new);
+	return ctx;
+}
+
+/**
+ * perf_event_ctx_lock - lock the context of an event
+ * @event: the event
+ *
+ * An event can move between contexts (perf_pmu_migrate_context()), so the
+ * context is re-checked once its mutex is held.
+ *
+ * Return: the context, mutex held, with a reference dropped by
+ * perf_event_ctx_unlock().
+ */
+struct perf_event_context *perf_event_ctx_lock(struct perf_event *event)
+{
+	struct perf_event_context *ctx;
+
+	for (;;) {
+		rcu_read_lock();
+		ctx = READ_ONCE(event->ctx);
+		if (!refcount_inc_not_zero(&ctx->refcount)) {
+			rcu_read_unlock();
+			cpu_relax();
+			continue;
+		}
+		rcu_read_unlock();
+		mutex_lock(&ctx->mutex);
+		if (READ_ONCE(event->ctx) == ctx)
+			return ctx;
+		mutex_unlock(&ctx->mutex);
+		perf_ctx_put(ctx);
+	}
+}
+
+void perf_event_ctx_unlock(struct perf_event *event,
+			   struct perf_event_context *ctx)
+{
+	mutex_unlock(&ctx->mutex);
+	perf_ctx_put(ctx);
+}
+
+/* ---------------------------------------------------------------------
+ * PMU sub-contexts
+ */
+
+static void perf_epc_init(struct perf_event_pmu_context *epc, struct pmu *pmu,
+			  struct perf_event_context *ctx)
+{
+	epc->pmu = pmu;
+	epc->ctx = ctx;
+	INIT_LIST_HEAD(&epc->pmu_ctx_entry);
+	INIT_LIST_HEAD(&epc->pinned_groups);
+	INIT_LIST_HEAD(&epc->flexible_groups);
+	atomic_set(&epc->refcount, 1);
+}
+
+/**
+ * perf_epc_find_get - the PMU sub-context of @ctx for @event's PMU
+ * @ctx: a context the caller holds a reference on
+ * @event: an event whose ->pmu is set
+ *
+ * Return: the sub-context with a reference, or an ERR_PTR.
+ */
+struct perf_event_pmu_context *
+perf_epc_find_get(struct perf_event_context *ctx, struct perf_event *event)
+{
+	struct perf_event_pmu_context *epc, *new = NULL;
+	struct pmu *pmu = event->pmu;
+	void *task_data = NULL;
+
+	if (!ctx->task) {
+		struct perf_cpu_pmu_context *cpc;
+
+		cpc = per_cpu_ptr(pmu->cpu_pmu_context, event->cpu);
+		atomic_inc(&cpc->epc.refcount);
+		return &cpc->epc;
+	}
+
+	new = kzalloc(sizeof(*new), GFP_KERNEL);
+	if (!new)
+		return ERR_PTR(-ENOMEM);
+	if (pmu->task_ctx_size) {
+		task_data = kzalloc(pmu->task_ctx_size, GFP_KERNEL);
+		if (!task_data) {
+			kfree(new);
+			return ERR_PTR(-ENOMEM);
+		}
+	}
+	perf_epc_init(new, pmu, ctx);
+	new->task_ctx_data = task_data;
+
+	raw_spin_lock_irq(&ctx->lock);
+	list_for_each_entry(epc, &ctx->pmu_ctx_list, pmu_ctx_entry) {
+		if (epc->pmu == pmu && atomic_inc_not_zero(&epc->refcount)) {
+			raw_spin_unlock_irq(&ctx->lock);
+			kfree(task_data);
+			kfree(new);
+			return epc;
+		}
+	}
+	list_add_tail(&new->pmu_ctx_entry, &ctx->pmu_ctx_list);
+	raw_spin_unlock_irq(&ctx->lock);
+	perf_ctx_get(ctx);
+	return new;
+}
+
+static void perf_epc_free_rcu(struct rcu_head *head)
+{
+	struct perf_event_pmu_context *epc;
+
+	epc = container_of(head, struct perf_event_pmu_context, rcu_head);
+	kfree(epc->task_ctx_data);
+	kfree(epc);
+}
+
+void perf_epc_put(struct perf_event_pmu_context *epc)
+{
+	struct perf_event_context *ctx = epc->ctx;
+	unsigned long flags;
+
+	/* CPU sub-contexts live as long as their PMU */
+	if (!atomic_dec_and_test(&epc->refcount) || epc->embedded)
+		return;
+	raw_spin_lock_irqsave(&ctx->lock, flags);
+	list_del_rcu(&epc->pmu_ctx_entry);
+	raw_spin_unlock_irqrestore(&ctx->lock, flags);
+	call_rcu(&epc->rcu_head, perf_epc_free_rcu);
+	perf_ctx_put(ctx);
+}
+
+static struct perf_cpu_pmu_context *this_cpc(struct pmu *pmu)
+{
+	return this_cpu_ptr(pmu->cpu_pmu_context);
+}
+
+/* ---------------------------------------------------------------------
+ * Time
+ */
+
+static void ctx_update_time(struct perf_event_context *ctx)
+{
+	u64 now = perf_clock();
+
+	if (ctx->is_active & EVENT_TIME)
+		ctx->time += now - ctx->timestamp;
+	ctx->timestamp = now;
+}
+
+static void event_update_time(struct perf_event *event)
+{
+	u64 now = event->ctx->time;
+	u64 delta = now - event->tstamp;
+
+	if (event->state >= PERF_EVENT_STATE_INACTIVE)
+		event->total_time_enabled += delta;
+	if (event->state == PERF_EVENT_STATE_ACTIVE)
+		event->total_time_running += delta;
+	event->tstamp = now;
+}
+
+static void event_set_state(struct perf_event *event,
+			    enum perf_event_state state)
+{
+	event_update_time(event);
+	WRITE_ONCE(event->state, state);
+}
+
+static void group_update_time(struct perf_event *leader)
+{
+	struct perf_event *sibling;
+
+	event_update_time(leader);
+	for_each_sibling_event(sibling, leader)
+		event_update_time(sibling);
+}
+
+/**
+ * perf_event_times_now - an event's enabled and running times, up to now
+ * @event: the event; ctx->lock held
+ * @enabled: total_time_enabled as of now
+ * @running: total_time_running as of now
+ */
+void perf_event_times_now(struct perf_event *event, u64 *enabled, u64 *running)
+{
+	struct perf_event_context *ctx = event->ctx;
+	u64 now = ctx->time, delta;
+
+	lockdep_assert_held(&ctx->lock);
+	if (ctx->is_active & EVENT_TIME)
+		now += perf_clock() - ctx->timestamp;
+	delta = now - event->tstamp;
+	*enabled = event->total_time_enabled;
+	*running = event->total_time_running;
+	if (event->state >= PERF_EVENT_STATE_INACTIVE)
+		*enabled += delta;
+	if (event->state == PERF_EVENT_STATE_ACTIVE)
+		*running += delta;
+}
+
+/* ---------------------------------------------------------------------
+ * Putting events on and off the PMU.  ctx->lock held, IRQs off, on the
+ * CPU the context is (being made) active on.
+ */
+
+static bool event_runs_here(struct perf_event *event)
+{
+	return event->cpu == -1 || event->cpu == smp_processor_id();
+}
+
+static void event_sched_out(struct perf_event *event)
+{
+	if (event->state != PERF_EVENT_STATE_ACTIVE)
+		return;
+	event->pmu->del(event, 0);
+	event->oncpu = -1;
+	event_set_state(event, PERF_EVENT_STATE_INACTIVE);
+	event->pmu_ctx->nr_active--;
+	event->ctx->nr_active--;
+}
+
+static int event_sched_in(struct perf_event *event)
+{
+	if (event->state <= PERF_EVENT_STATE_OFF)
+		return 0;
+	WRITE_ONCE(event->oncpu, smp_processor_id());
+	event_set_state(event, PERF_EVENT_STATE_ACTIVE);
+	if (event->pmu->add(event, PERF_EF_START)) {
+		event_set_state(event, PERF_EVENT_STATE_INACTIVE);
+		WRITE_ONCE(event->oncpu, -1);
+		return -EAGAIN;
+	}
+	event->pmu_ctx->nr_active++;
+	event->ctx->nr_active++;
+	return 0;
+}
+
+static void group_sched_out(struct perf_event *leader)
+{
+	struct perf_event_pmu_context *epc = leader->pmu_ctx;
+	struct perf_event *sibling;
+
+	if (leader->state != PERF_EVENT_STATE_ACTIVE)
+		return;
+	perf_pmu_disable(epc->pmu);
+	event_sched_out(leader);
+	for_each_sibling_event(sibling, leader)
+		event_sched_out(sibling);
+	perf_pmu_enable(epc->pmu);
+	this_cpc(epc->pmu)->active_oncpu--;
+	if (leader->attr.exclusive)
+		this_cpc(epc->pmu)->exclusive = 0;
+}
+
+static bool group_fits(struct perf_event *leader)
+{
+	struct perf_cpu_pmu_context *cpc = this_cpc(leader->pmu);
+
+	if (cpc->exclusive)
+		return false;
+	if (leader->attr.exclusive && cpc->active_oncpu)
+		return false;
+	return true;
+}
+
+static int group_sched_in(struct perf_event *leader)
+{
+	struct pmu *pmu = leader->pmu_ctx->pmu;
+	struct perf_event *sibling, *failed = NULL;
+
+	if (leader->state <= PERF_EVENT_STATE_OFF)
+		return 0;
+	if (!group_fits(leader))
+		return -EBUSY;
+
+	pmu->start_txn(pmu, PERF_PMU_TXN_ADD);
+	if (event_sched_in(leader)) {
+		pmu->cancel_txn(pmu);
+		return -EAGAIN;
+	}
+	for_each_sibling_event(sibling, leader) {
+		if (event_sched_in(sibling)) {
+			failed = sibling;
+			break;
+		}
+	}
+	if (!failed && !pmu->commit_txn(pmu)) {
+		this_cpc(pmu)->active_oncpu++;
+		if (leader->attr.exclusive)
+			this_cpc(pmu)->exclusive = 1;
+		return 0;
+	}
+	/* undo: everything added before the failure comes off again */
+	for_each_sibling_event(sibling, leader) {
+		if (sibling == failed)
+			break;
+		event_sched_out(sibling);
+	}
+	event_sched_out(leader);
+	pmu->cancel_txn(pmu);
+	return -EAGAIN;
+}
+
+static void mux_timer_start(struct perf_cpu_pmu_context *cpc);
+
+static void epc_sched_out(struct perf_event_pmu_context *epc, int what)
+{
+	struct perf_event *leader;
+
+	if (!epc->nr_active)
+		return;
+	perf_pmu_disable(epc->pmu);
+	if (what & EVENT_PINNED)
+		list_for_each_entry(leader, &epc->pinned_groups, group_entry)
+			group_sched_out(leader);
+	if (what & EVENT_FLEXIBLE)
+		list_for_each_entry(leader, &epc->flexible_groups, group_entry)
+			group_sched_out(leader);
+	perf_pmu_enable(epc->pmu);
+}
+
+static void epc_sched_in(struct perf_event_pmu_context *epc, int what)
+{
+	struct perf_event *leader;
+
+	if (!epc->nr_events)
+		return;
+	perf_pmu_disable(epc->pmu);
+	if (what & EVENT_PINNED) {
+		list_for_each_entry(leader, &epc->pinned_groups, group_entry) {
+			if (leader->state != PERF_EVENT_STATE_INACTIVE ||
+			    !event_runs_here(leader))
+				continue;
+			if (group_sched_in(leader)) {
+				/* a pinned group that cannot go on is in error */
+				group_update_time(leader);
+				event_set_state(leader, PERF_EVENT_STATE_ERROR);
+			}
+		}
+	}
+	if (what & EVENT_FLEXIBLE) {
+		list_for_each_entry(leader, &epc->flexible_groups, group_entry) {
+			if (leader->state != PERF_EVENT_STATE_INACTIVE ||
+			    !event_runs_here(leader))
+				continue;
+			if (group_sched_in(leader)) {
+				epc->rotate_necessary = 1;
+				mux_timer_start(this_cpc(epc->pmu));
+			}
+		}
+	}
+	perf_pmu_enable(epc->pmu);
+}
+
+static void ctx_sched_out(struct perf_event_context *ctx, int what)
+{
+	struct perf_event_pmu_context *epc;
+
+	list_for_each_entry(epc, &ctx->pmu_ctx_list, pmu_ctx_entry)
+		epc_sched_out(epc, what);
+}
+
+static void ctx_sched_in(struct perf_event_context *ctx, int what)
+{
+	struct perf_event_pmu_context *epc;
+
+	list_for_each_entry(epc, &ctx->pmu_ctx_list, pmu_ctx_entry)
+		epc_sched_in(epc, what);
+}
+
+/*
+ * Reschedule everything of one PMU on this CPU so that the priorities hold:
+ * CPU pinned, task pinned, CPU flexible, task flexible.
+ */
+static void pmu_resched_locked(struct perf_cpu_context *cpuctx,
+			       struct pmu *pmu)
+{
+	struct perf_cpu_pmu_context *cpc = this_cpc(pmu);
+	struct perf_event_pmu_context *tepc = cpc->task_epc;
+
+	perf_pmu_disable(pmu);
+	if (tepc)
+		epc_sched_out(tepc, EVENT_ALL);
+	epc_sched_out(&cpc->epc, EVENT_FLEXIBLE);
+	if (cpuctx->ctx.is_active)
+		epc_sched_in(&cpc->epc, EVENT_PINNED);
+	if (tepc)
+		epc_sched_in(tepc, EVENT_PINNED);
+	if (cpuctx->ctx.is_active)
+		epc_sched_in(&cpc->epc, EVENT_FLEXIBLE);
+	if (tepc)
+		epc_sched_in(tepc, EVENT_FLEXIBLE);
+	perf_pmu_enable(pmu);
+}
+
+/* ---------------------------------------------------------------------
+ * Task contexts on context switch
+ */
+
+static void sched_cb_call(struct task_struct *task, bool sched_in)
+{
+	struct perf_cpu_pmu_context *cpc;
+	struct list_head *head = this_cpu_ptr(&perf_sched_cb_list);
+
+	list_for_each_entry(cpc, head, sched_cb_entry) {
+		struct pmu *pmu = cpc->epc.pmu;
+
+		if (!pmu->sched_task)
+			continue;
+		perf_pmu_disable(pmu);
+		pmu->sched_task(cpc->task_epc ?: &cpc->epc, sched_in);
+		perf_pmu_enable(pmu);
+	}
+}
+
+/* Make @ctx this CPU's task context and put its events on.  IRQs off. */
+static void task_ctx_activate(struct perf_cpu_context *cpuctx,
+			      struct perf_event_context *ctx)
+{
+	struct perf_event_pmu_context *epc;
+
+	raw_spin_lock(&cpuctx->ctx.lock);
+	raw_spin_lock(&ctx->lock);
+	cpuctx->task_ctx = ctx;
+	ctx->timestamp = perf_clock();
+	ctx->is_active = EVENT_ALL | EVENT_TIME;
+	list_for_each_entry(epc, &ctx->pmu_ctx_list, pmu_ctx_entry) {
+		struct perf_cpu_pmu_context *cpc = this_cpc(epc->pmu);
+
+		/* empty sub-contexts may be freed at any time: not linked */
+		if (!epc->nr_events)
+			continue;
+		cpc->task_epc = epc;
+		/*
+		 * The task's pinned groups come before the CPU's flexible
+		 * ones; software PMUs never refuse an event, so they skip
+		 * the round trip.
+		 */
+		if (epc->pmu->task_ctx_nr == perf_sw_context ||
+		    !cpc->epc.nr_active) {
+			epc_sched_in(epc, EVENT_ALL);
+			continue;
+		}
+		pmu_resched_locked(cpuctx, epc->pmu);
+	}
+	raw_spin_unlock(&ctx->lock);
+	raw_spin_unlock(&cpuctx->ctx.lock);
+}
+
+static void task_ctx_deactivate(struct perf_cpu_context *cpuctx,
+				struct perf_event_context *ctx)
+{
+	struct perf_event_pmu_context *epc;
+
+	raw_spin_lock(&ctx->lock);
+	ctx_update_time(ctx);
+	list_for_each_entry(epc, &ctx->pmu_ctx_list, pmu_ctx_entry) {
+		epc_sched_out(epc, EVENT_ALL);
+		epc->rotate_necessary = 0;
+		this_cpc(epc->pmu)->task_epc = NULL;
+	}
+	ctx->is_active = 0;
+	cpuctx->task_ctx = NULL;
+	raw_spin_unlock(&ctx->lock);
+}
+
+/**
+ * __perf_event_task_sched_out - the scheduler switches away from @prev
+ * @prev: the task leaving the CPU
+ * @next: the task coming
+ *
+ * Called with the runqueue lock held and IRQs off, when perf_sched_events
+ * is on.
+ */
+void __perf_event_task_sched_out(struct task_struct *prev,
+				 struct task_struct *next)
+{
+	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_context);
+	struct perf_event_context *ctx = cpuctx->task_ctx;
+
+	lockdep_assert_irqs_disabled();
+	if (!list_empty(this_cpu_ptr(&perf_sched_cb_list)))
+		sched_cb_call(prev, false);
+	if (ctx && ctx->task == prev)
+		task_ctx_deactivate(cpuctx, ctx);
+}
+
+/**
+ * __perf_event_task_sched_in - the scheduler has switched to @task
+ * @prev: the task that left
+ * @task: the task now running
+ *
+ * Called with IRQs off, when perf_sched_events is on.
+ */
+void __perf_event_task_sched_in(struct task_struct *prev,
+				struct task_struct *task)
+{
+	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_context);
+	struct perf_event_context *ctx;
+
+	lockdep_assert_irqs_disabled();
+	ctx = rcu_dereference_sched(task->perf_event_ctxp);
+	if (ctx && ctx->nr_events && cpuctx->task_ctx != ctx) {
+		if (cpuctx->task_ctx)	/* left behind by an odd switch */
+			task_ctx_deactivate(cpuctx, cpuctx->task_ctx);
+		task_ctx_activate(cpuctx, ctx);
+	}
+	if (!list_empty(this_cpu_ptr(&perf_sched_cb_list)))
+		sched_cb_call(task, true);
+}
+
+/**
+ * perf_cpu_task_ctx - the context of the task running on this CPU
+ *
+ * Return: the context if it is active here, else NULL.  IRQs off.
+ */
+struct perf_event_context *perf_cpu_task_ctx(void)
+{
+	lockdep_assert_irqs_disabled();
+	return this_cpu_ptr(&perf_cpu_context)->task_ctx;
+}
+
+/* ---------------------------------------------------------------------
+ * Running a function where a context is active
+ */
+
+typedef void (*ctx_func_t)(struct perf_cpu_context *cpuctx,
+			   struct perf_event_context *ctx, void *info);
+
+struct ctx_call {
+	struct perf_event_context	*ctx;
+	ctx_func_t			func;
+	void				*info;
+	int				done;
+};
+
+/* IPI handler: run the function if the context is (or can be) active here. */
+static void ctx_call_here(void *data)
+{
+	struct ctx_call *call = data;
+	struct perf_event_context *ctx = call->ctx;
+	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_context);
+
+	if (ctx->task) {
+		if (cpuctx->task_ctx != ctx) {
+			if (ctx->task != current)
+				return;
+			/* the task runs here but had no events when it came */
+			if (cpuctx->task_ctx)
+				task_ctx_deactivate(cpuctx, cpuctx->task_ctx);
+			task_ctx_activate(cpuctx, ctx);
+		}
+	} else if (ctx->cpu != smp_processor_id()) {
+		return;
+	}
+	raw_spin_lock(&cpuctx->ctx.lock);
+	if (ctx != &cpuctx->ctx)
+		raw_spin_lock(&ctx->lock);
+	ctx_update_time(ctx);
+	call->func(cpuctx, ctx, call->info);
+	if (ctx != &cpuctx->ctx) {
+		/* a task context without events does not stay active */
+		if (!ctx->nr_events && cpuctx->task_ctx == ctx) {
+			struct perf_event_pmu_context *epc;
+
+			list_for_each_entry(epc, &ctx->pmu_ctx_list, pmu_ctx_entry)
+				this_cpc(epc->pmu)->task_epc = NULL;
+			ctx->is_active = 0;
+			cpuctx->task_ctx = NULL;
+		}
+		raw_spin_unlock(&ctx->lock);
+	}
+	raw_spin_unlock(&cpuctx->ctx.lock);
+	call->done = 1;
+}
+
+/*
+ * Run @func on @ctx: on the CPU where the context is active, or here with
+ * ctx->lock held if it is active nowhere.  @func sees cpuctx == NULL in the
+ * second case.  ctx->mutex held by the caller, so the context's events do
+ * not change under us.
+ */
+static void ctx_function_call(struct perf_event_context *ctx, ctx_func_t func,
+			      void *info)
+{
+	struct ctx_call call = { .ctx = ctx, .func = func, .info = info };
+
+	lockdep_assert_held(&ctx->mutex);
+	for (;;) {
+		struct task_struct *task = ctx->task;
+		int cpu = task ? task_cpu(task) : ctx->cpu;
+
+		if (!task || task_curr(task)) {
+			call.done = 0;
+			if (cpu_online(cpu))
+				smp_call_function_single(cpu, ctx_call_here,
+							 &call, 1);
+			if (call.done)
+				return;
+		}
+		raw_spin_lock_irq(&ctx->lock);
+		if (!ctx->is_active) {
+			ctx_update_time(ctx);
+			func(NULL, ctx, info);
+			raw_spin_unlock_irq(&ctx->lock);
+			return;
+		}
+		raw_spin_unlock_irq(&ctx->lock);
+		cpu_relax();
+	}
+}
+
+/* ---------------------------------------------------------------------
+ * Install and remove
+ */
+
+static struct list_head *group_list(struct perf_event *leader)
+{
+	struct perf_event_pmu_context *epc = leader->pmu_ctx;
+
+	return leader->attr.pinned ? &epc->pinned_groups :
+				     &epc->flexible_groups;
+}
+
+static void epc_account(struct perf_event_pmu_context *epc, int delta)
+{
+	struct perf_event_context *ctx = epc->ctx;
+
+	epc->nr_events += delta;
+	/* a CPU context lists only the PMUs it has events for */
+	if (!ctx->task) {
+		if (delta > 0 && epc->nr_events == delta)
+			list_add_tail(&epc->pmu_ctx_entry, &ctx->pmu_ctx_list);
+		else if (!epc->nr_events)
+			list_del_init(&epc->pmu_ctx_entry);
+	}
+}
+
+/* Try to put a new or newly enabled event on the PMU, ctx active here. */
+static void event_try_start(struct perf_cpu_context *cpuctx,
+			    struct perf_event *event)
+{
+	struct perf_event *leader = event->group_leader;
+
+	if (!cpuctx || leader->state < PERF_EVENT_STATE_INACTIVE ||
+	    !event_runs_here(leader))
+		return;
+	if (leader == event) {
+		if (!group_sched_in(leader))
+			return;
+	} else if (leader->state == PERF_EVENT_STATE_ACTIVE) {
+		/* a sibling joins a running group: try it in place */
+		if (!event_sched_in(event))
+			return;
+	}
+	pmu_resched_locked(cpuctx, leader->pmu);
+}
+
+static void install_func(struct perf_cpu_context *cpuctx,
+			 struct perf_event_context *ctx, void *info)
+{
+	struct perf_event *event = info;
+	struct perf_event *leader = event->group_leader;
+
+	list_add_tail(&event->event_entry, &ctx->event_list);
+	ctx->nr_events++;
+	if (event->attr.inherit_stat)
+		ctx->nr_stat++;
+	epc_account(event->pmu_ctx, 1);
+	if (cpuctx && ctx->task)
+		this_cpc(event->pmu)->task_epc = event->pmu_ctx;
+	event->tstamp = ctx->time;
+	event->attach_state |= PERF_ATTACH_CONTEXT;
+	if (leader == event) {
+		list_add_tail(&event->group_entry, group_list(event));
+	} else {
+		list_add_tail(&event->sibling_list, &leader->sibling_list);
+		leader->nr_siblings++;
+		leader->group_generation++;
+		event->attach_state |= PERF_ATTACH_GROUP;
+		leader->attach_state |= PERF_ATTACH_GROUP;
+	}
+	if (ctx->is_active)
+		event_try_start(cpuctx, event);
+}
+
+/**
+ * perf_install_event - attach an event to a context and start it
+ * @ctx: the context; the caller's reference passes to the event
+ * @event: the new event, its ->pmu_ctx set from perf_epc_find_get()
+ * @cpu: the CPU of a CPU-wide event, else -1
+ *
+ * ctx->mutex held.
+ */
+void perf_install_event(struct perf_event_context *ctx,
+			struct perf_event *event, int cpu)
+{
+	lockdep_assert_held(&ctx->mutex);
+	WRITE_ONCE(event->ctx, ctx);
+	ctx_function_call(ctx, install_func, event);
+}
+
+struct remove_args {
+	struct perf_event	*event;
+	unsigned int		flags;
+};
+
+static void detach_group(struct perf_event *event)
+{
+	struct perf_event *sibling, *tmp;
+
+	if (event->group_leader != event) {
+		struct perf_event *leader = event->group_leader;
+
+		list_del_init(&event->sibling_list);
+		leader->nr_siblings--;
+		leader->group_generation++;
+		event->attach_state &= ~PERF_ATTACH_GROUP;
+		return;
+	}
+	/* the siblings become groups of their own */
+	list_for_each_entry_safe(sibling, tmp, &event->sibling_list,
+				 sibling_list) {
+		list_del_init(&sibling->sibling_list);
+		sibling->group_leader = sibling;
+		sibling->attach_state &= ~PERF_ATTACH_GROUP;
+		list_add_tail(&sibling->group_entry, group_list(sibling));
+		if (sibling->state == PERF_EVENT_STATE_ACTIVE)
+			event_sched_out(sibling);
+	}
+	event->nr_siblings = 0;
+	event->attach_state &= ~PERF_ATTACH_GROUP;
+}
+
+static void remove_func(struct perf_cpu_context *cpuctx,
+			struct perf_event_context *ctx, void *info)
+{
+	struct remove_args *args = info;
+	struct perf_event *event = args->event;
+	enum perf_event_state state = PERF_EVENT_STATE_OFF;
+
+	if (!(event->attach_state & PERF_ATTACH_CONTEXT))
+		return;
+	if (event->group_leader == event) {
+		if (event->state == PERF_EVENT_STATE_ACTIVE)
+			group_sched_out(event);
+		else
+			group_update_time(event);
+		list_del_init(&event->group_entry);
+	} else {
+		event_sched_out(event);
+	}
+	if (args->flags & DETACH_EXIT)
+		state = PERF_EVENT_STATE_EXIT;
+	if (args->flags & DETACH_DEAD)
+		state = PERF_EVENT_STATE_DEAD;
+	/* a plain removal (migration) keeps OFF and ERROR as they are */
+	if (state != PERF_EVENT_STATE_OFF || event->state > state)
+		event_set_state(event, state);
+	if (args->flags & DETACH_GROUP)
+		detach_group(event);
+	list_del_init(&event->event_entry);
+	ctx->nr_events--;
+	if (event->attr.inherit_stat)
+		ctx->nr_stat--;
+	epc_account(event->pmu_ctx, -1);
+	if (cpuctx && ctx->task && !event->pmu_ctx->nr_events)
+		this_cpc(event->pmu)->task_epc = NULL;
+	event->attach_state &= ~PERF_ATTACH_CONTEXT;
+}
+
+/**
+ * perf_remove_event - take an event out of its context
+ * @event: the event
+ * @flags: DETACH_* of internal.h
+ *
+ * ctx->mutex held.  The event keeps its ctx and pmu_ctx pointers (and the
+ * references they stand for) until it is freed.
+ */
+void perf_remove_event(struct perf_event *event, unsigned int flags)
+{
+	struct remove_args args = { .event = event, .flags = flags };
+
+	lockdep_assert_held(&event->ctx->mutex);
+	ctx_function_call(event->ctx, remove_func, &args);
+}
+
+/* ---------------------------------------------------------------------
+ * Enable, disable, reset, refresh
+ */
+
+static void enable_func(struct perf_cpu_context *cpuctx,
+			struct perf_event_context *ctx, void *info)
+{
+	struct perf_event *event = info;
+
+	if (event->state >= PERF_EVENT_STATE_INACTIVE)
+		return;
+	event->tstamp = ctx->time;
+	WRITE_ONCE(event->state, PERF_EVENT_STATE_INACTIVE);
+	if (ctx->is_active)
+		event_try_start(cpuctx, event);
+}
+
+/**
+ * perf_event_enable_locked - enable an event (and so its group, if leader)
+ * @event: the event; ctx->mutex held
+ */
+void perf_event_enable_locked(struct perf_event *event)
+{
+	struct perf_event_context *ctx = event->ctx;
+
+	lockdep_assert_held(&ctx->mutex);
+	raw_spin_lock_irq(&ctx->lock);
+	if (event->state >= PERF_EVENT_STATE_INACTIVE ||
+	    event->state < PERF_EVENT_STATE_ERROR) {
+		raw_spin_unlock_irq(&ctx->lock);
+		return;
+	}
+	/* an event in error is given another chance */
+	if (event->state == PERF_EVENT_STATE_ERROR)
+		event->state = PERF_EVENT_STATE_OFF;
+	raw_spin_unlock_irq(&ctx->lock);
+	ctx_function_call(ctx, enable_func, event);
+}
+
+static void disable_func(struct perf_cpu_context *cpuctx,
+			 struct perf_event_context *ctx, void *info)
+{
+	struct perf_event *event = info;
+
+	if (event->state < PERF_EVENT_STATE_INACTIVE)
+		return;
+	if (event->group_leader == event) {
+		group_sched_out(event);
+		group_update_time(event);
+	} else {
+		event_sched_out(event);
+	}
+	event_set_state(event, PERF_EVENT_STATE_OFF);
+}
+
+/**
+ * perf_event_disable_locked - disable an event (and so its group, if leader)
+ * @event: the event; ctx->mutex held
+ */
+void perf_event_disable_locked(struct perf_event *event)
+{
+	struct perf_event_context *ctx = event->ctx;
+
+	lockdep_assert_held(&ctx->mutex);
+	if (READ_ONCE(event->state) < PERF_EVENT_STATE_INACTIVE)
+		return;
+	ctx_function_call(ctx, disable_func, event);
+}
+
+static void reset_func(struct perf_cpu_context *cpuctx,
+		       struct perf_event_context *ctx, void *info)
+{
+	struct perf_event *event = info;
+
+	if (event->state == PERF_EVENT_STATE_ACTIVE)
+		event->pmu->read(event);
+	local64_set(&event->count, 0);
+}
+
+/**
+ * perf_event_reset_locked - zero an event's count
+ * @event: the event; ctx->mutex held
+ *
+ * Times are not reset (as on mainline), only the count.
+ */
+void perf_event_reset_locked(struct perf_event *event)
+{
+	lockdep_assert_held(&event->ctx->mutex);
+	ctx_function_call(event->ctx, reset_func, event);
+}
+
+/**
+ * perf_event_refresh_locked - allow @refresh more overflows, then disable
+ * @event: a sampling event; ctx->mutex held
+ * @refresh: the number of overflows
+ *
+ * Return: 0, or -EINVAL for inherited or non-sampling events.
+ */
+int perf_event_refresh_locked(struct perf_event *event, int refresh)
+{
+	if (event->attr.inherit || !is_sampling_event(event))
+		return -EINVAL;
+	atomic_add(refresh, &event->event_limit);
+	perf_event_enable_locked(event);
+	return 0;
+}
+
+struct period_args {
+	struct perf_event	*event;
+	u64			value;
+};
+
+static void period_func(struct perf_cpu_context *cpuctx,
+			struct perf_event_context *ctx, void *info)
+{
+	struct period_args *args = info;
+	struct perf_event *event = args->event;
+	bool active = event->state == PERF_EVENT_STATE_ACTIVE;
+
+	if (event->attr.freq) {
+		event->attr.sample_freq = args->value;
+		return;
+	}
+	event->attr.sample_period = args->value;
+	event->hw.sample_period = args->value;
+	if (active) {
+		perf_pmu_disable(event->pmu);
+		event->pmu->stop(event, PERF_EF_UPDATE);
+	}
+	local64_set(&event->hw.period_left, 0);
+	if (active) {
+		event->pmu->start(event, PERF_EF_RELOAD);
+		perf_pmu_enable(event->pmu);
+	}
+}
+
+/**
+ * perf_event_period_locked - change a sampling event's period or frequency
+ * @event: the event; ctx->mutex held
+ * @value: the new period (or frequency for attr.freq events)
+ *
+ * Return: 0, or -EINVAL.
+ */
+int perf_event_period_locked(struct perf_event *event, u64 value)
+{
+	struct period_args args = { .event = event, .value = value };
+
+	if (!is_sampling_event(event) || !value)
+		return -EINVAL;
+	if (event->attr.freq && value > sysctl_perf_event_sample_rate)
+		return -EINVAL;
+	if (!event->attr.freq && (value & (1ULL << 63)))
+		return -EINVAL;
+	ctx_function_call(event->ctx, period_func, &args);
+	return 0;
+}
+
+/* ---------------------------------------------------------------------
+ * Bringing counts up to date
+ */
+
+struct sync_args {
+	struct perf_event	*event;
+	bool			group;
+	int			done;
+};
+
+static void sync_locked(struct perf_event *event, bool group, bool here)
+{
+	struct perf_event *leader = event, *sibling;
+
+	if (here && event->state == PERF_EVENT_STATE_ACTIVE)
+		event->pmu->read(event);
+	event_update_time(event);
+	if (!group || leader->group_leader != leader)
+		return;
+	for_each_sibling_event(sibling, leader) {
+		if (here && sibling->state == PERF_EVENT_STATE_ACTIVE)
+			sibling->pmu->read(sibling);
+		event_update_time(sibling);
+	}
+}
+
+static void sync_here(void *data)
+{
+	struct sync_args *args = data;
+	struct perf_event *event = args->event;
+	struct perf_event_context *ctx = event->ctx;
+
+	raw_spin_lock(&ctx->lock);
+	if (READ_ONCE(event->oncpu) == smp_processor_id()) {
+		ctx_update_time(ctx);
+		sync_locked(event, args->group, true);
+		args->done = 1;
+	}
+	raw_spin_unlock(&ctx->lock);
+}
+
+/**
+ * perf_event_sync - bring an event's count and times up to date
+ * @event: the event
+ * @group: the whole group of a leader
+ *
+ * Reads the hardware of an active event on the CPU it runs on (IPI).
+ * Called from process context with IRQs on.
+ *
+ * Return: 0.
+ */
+int perf_event_sync(struct perf_event *event, bool group)
+{
+	struct perf_event_context *ctx = event->ctx;
+	struct sync_args args = { .event = event, .group = group };
+	unsigned long flags;
+
+	for (;;) {
+		int cpu = READ_ONCE(event->oncpu);
+
+		if (cpu < 0)
+			break;
+		if (smp_call_function_single(cpu, sync_here, &args, 1))
+			break;
+		if (args.done)
+			return 0;
+	}
+	/* not on any PMU: the count is final, only the times move */
+	raw_spin_lock_irqsave(&ctx->lock, flags);
+	ctx_update_time(ctx);
+	sync_locked(event, group,
+		    READ_ONCE(event->oncpu) == smp_processor_id());
+	raw_spin_unlock_irqrestore(&ctx->lock, flags);
+	return 0;
+}
+
+/* ---------------------------------------------------------------------
+ * Multiplexing: rotate the flexible groups that could not all go on
+ */
+
+static enum hrtimer_restart mux_timer_fn(struct hrtimer *timer)
+{
+	struct perf_cpu_pmu_context *cpc;
+	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_context);
+	struct perf_event_pmu_context *tepc;
+	struct pmu *pmu;
+	bool again = false;
+
+	cpc = container_of(timer, struct perf_cpu_pmu_context, hrtimer);
+	pmu = cpc->epc.pmu;
+	if (cpc != this_cpc(pmu)) {
+		/* moved off a CPU that went offline: stop */
+		cpc->hrtimer_active = 0;
+		return HRTIMER_NORESTART;
+	}
+
+	raw_spin_lock(&cpuctx->ctx.lock);
+	tepc = cpc->task_epc;
+	if (tepc)
+		raw_spin_lock(&tepc->ctx->lock);
+	if (cpc->epc.rotate_necessary || (tepc && tepc->rotate_necessary)) {
+		perf_pmu_disable(pmu);
+		if (tepc)
+			epc_sched_out(tepc, EVENT_FLEXIBLE);
+		epc_sched_out(&cpc->epc, EVENT_FLEXIBLE);
+		ctx_update_time(&cpuctx->ctx);
+		if (tepc)
+			ctx_update_time(tepc->ctx);
+		if (cpc->epc.rotate_necessary)
+			list_rotate_left(&cpc->epc.flexible_groups);
+		else if (tepc)
+			list_rotate_left(&tepc->flexible_groups);
+		cpc->epc.rotate_necessary = 0;
+		if (tepc)
+			tepc->rotate_necessary = 0;
+		if (cpuctx->ctx.is_active)
+			epc_sched_in(&cpc->epc, EVENT_FLEXIBLE);
+		if (tepc)
+			epc_sched_in(tepc, EVENT_FLEXIBLE);
+		perf_pmu_enable(pmu);
+		again = cpc->epc.rotate_necessary ||
+			(tepc && tepc->rotate_necessary);
+	}
+	if (tepc)
+		raw_spin_unlock(&tepc->ctx->lock);
+	raw_spin_unlock(&cpuctx->ctx.lock);
+
+	raw_spin_lock(&cpc->hrtimer_lock);
+	if (again)
+		hrtimer_forward_now(timer, cpc->hrtimer_interval);
+	else
+		cpc->hrtimer_active = 0;
+	raw_spin_unlock(&cpc->hrtimer_lock);
+	return again ? HRTIMER_RESTART : HRTIMER_NORESTART;
+}
+
+static void mux_timer_start(struct perf_cpu_pmu_context *cpc)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&cpc->hrtimer_lock, flags);
+	if (!cpc->hrtimer_active) {
+		cpc->hrtimer_active = 1;
+		hrtimer_start(&cpc->hrtimer, cpc->hrtimer_interval,
+			      HRTIMER_MODE_REL_PINNED_HARD);
+	}
+	raw_spin_unlock_irqrestore(&cpc->hrtimer_lock, flags);
+}
+
+/**
+ * perf_cpc_init - set up a PMU's per-CPU state at registration
+ * @cpc: per_cpu_ptr(pmu->cpu_pmu_context, cpu)
+ * @pmu: the PMU
+ * @cpu: the CPU
+ */
+void perf_cpc_init(struct perf_cpu_pmu_context *cpc, struct pmu *pmu, int cpu)
+{
+	perf_epc_init(&cpc->epc, pmu, &per_cpu(perf_cpu_context, cpu).ctx);
+	cpc->epc.embedded = 1;
+	INIT_LIST_HEAD(&cpc->sched_cb_entry);
+	raw_spin_lock_init(&cpc->hrtimer_lock);
+	hrtimer_init(&cpc->hrtimer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
+	cpc->hrtimer.function = mux_timer_fn;
+	perf_cpc_set_mux_interval(cpc, pmu->hrtimer_interval_ms);
+}
+
+/**
+ * perf_cpc_set_mux_interval - the multiplexing period of a PMU on a CPU
+ * @cpc: the PMU's per-CPU state
+ * @ms: milliseconds; 0 picks the default
+ */
+void perf_cpc_set_mux_interval(struct perf_cpu_pmu_context *cpc,
+			       unsigned int ms)
+{
+	if (!ms)
+		ms = PERF_MUX_DEFAULT_MS;
+	cpc->hrtimer_interval = ms_to_ktime(ms);
+}
+
+/* ---------------------------------------------------------------------
+ * Driver-facing scheduling helpers
+ */
+
+/**
+ * perf_pmu_resched - reschedule a PMU's events on this CPU
+ * @pmu: the PMU
+ *
+ * For drivers whose constraints changed.  Process or IRQ context.
+ */
+void perf_pmu_resched(struct pmu *pmu)
+{
+	struct perf_cpu_context *cpuctx;
+	struct perf_event_context *tctx;
+	unsigned long flags;
+
+	local_irq_save(flags);
+	cpuctx = this_cpu_ptr(&perf_cpu_context);
+	tctx = cpuctx->task_ctx;
+	raw_spin_lock(&cpuctx->ctx.lock);
+	if (tctx)
+		raw_spin_lock(&tctx->lock);
+	pmu_resched_locked(cpuctx, pmu);
+	if (tctx)
+		raw_spin_unlock(&tctx->lock);
+	raw_spin_unlock(&cpuctx->ctx.lock);
+	local_irq_restore(flags);
+}
+EXPORT_SYMBOL_GPL(perf_pmu_resched);
+
+/**
+ * perf_sched_cb_inc - ask for pmu->sched_task() on context switches here
+ * @pmu: the PMU; called by its driver with IRQs off on this CPU
+ */
+void perf_sched_cb_inc(struct pmu *pmu)
+{
+	struct perf_cpu_pmu_context *cpc = this_cpc(pmu);
+
+	if (!cpc->sched_cb_usage++)
+		list_add(&cpc->sched_cb_entry, this_cpu_ptr(&perf_sched_cb_list));
+}
+
+/**
+ * perf_sched_cb_dec - undo perf_sched_cb_inc()
+ * @pmu: the PMU
+ */
+void perf_sched_cb_dec(struct pmu *pmu)
+{
+	struct perf_cpu_pmu_context *cpc = this_cpc(pmu);
+
+	if (!--cpc->sched_cb_usage)
+		list_del_init(&cpc->sched_cb_entry);
+}
+
+/**
+ * perf_pmu_migrate_context - move a PMU's CPU-wide events to another CPU
+ * @pmu: the PMU (uncore-style drivers, when the CPU they read from leaves)
+ * @src_cpu: the CPU the events are on
+ * @dst_cpu: the CPU they move to
+ */
+void perf_pmu_migrate_context(struct pmu *pmu, int src_cpu, int dst_cpu)
+{
+	struct perf_event_context *src = &per_cpu(perf_cpu_context, src_cpu).ctx;
+	struct perf_event_context *dst = &per_cpu(perf_cpu_context, dst_cpu).ctx;
+	struct perf_event *event, *tmp;
+	LIST_HEAD(leaders);
+	LIST_HEAD(siblings);
+
+	if (src == dst)
+		return;
+	/* CPU contexts are locked in CPU order */
+	if (src_cpu < dst_cpu) {
+		mutex_lock(&src->mutex);
+		mutex_lock_nested(&dst->mutex, SINGLE_DEPTH_NESTING);
+	} else {
+		mutex_lock(&dst->mutex);
+		mutex_lock_nested(&src->mutex, SINGLE_DEPTH_NESTING);
+	}
+	list_for_each_entry_safe(event, tmp, &src->event_list, event_entry) {
+		if (event->pmu != pmu)
+			continue;
+		perf_remove_event(event, 0);
+		list_add_tail(&event->migrate_entry,
+			      event->group_leader == event ? &leaders : &siblings);
+	}
+	/* leaders first, so that siblings find their group */
+	list_splice_tail(&siblings, &leaders);
+	list_for_each_entry_safe(event, tmp, &leaders, migrate_entry) {
+		struct perf_event_pmu_context *epc;
+
+		list_del_init(&event->migrate_entry);
+		perf_epc_put(event->pmu_ctx);
+		event->cpu = dst_cpu;
+		epc = perf_epc_find_get(dst, event);	/* embedded: no failure */
+		event->pmu_ctx = epc;
+		perf_ctx_get(dst);
+		perf_ctx_put(src);
+		perf_install_event(dst, event, dst_cpu);
+	}
+	mutex_unlock(&dst->mutex);
+	mutex_unlock(&src->mutex);
+}
+EXPORT_SYMBOL_GPL(perf_pmu_migrate_context);
+
+/* ---------------------------------------------------------------------
+ * The task's own events: exit and exec helpers for inherit.c
+ */
+
+static void sched_out_all_func(struct perf_cpu_context *cpuctx,
+			       struct perf_event_context *ctx, void *info)
+{
+	struct perf_event_pmu_context *epc;
+
+	list_for_each_entry(epc, &ctx->pmu_ctx_list, pmu_ctx_entry) {
+		epc_sched_out(epc, EVENT_ALL);
+		if (cpuctx)
+			this_cpc(epc->pmu)->task_epc = NULL;
+	}
+	ctx->is_active = 0;
+	if (cpuctx && cpuctx->task_ctx == ctx)
+		cpuctx->task_ctx = NULL;
+}
+
+/**
+ * perf_ctx_sched_out_all - take every event of a task context off the PMUs
+ * @ctx: the context; ctx->mutex held
+ *
+ * Used at exit: the context stays inactive afterwards.
+ */
+void perf_ctx_sched_out_all(struct perf_event_context *ctx)
+{
+	ctx_function_call(ctx, sched_out_all_func, NULL);
+}
+
+static void enable_on_exec_func(struct perf_cpu_context *cpuctx,
+				struct perf_event_context *ctx, void *info)
+{
+	struct perf_event *event;
+	bool changed = false;
+
+	list_for_each_entry(event, &ctx->event_list, event_entry) {
+		if (!event->attr.enable_on_exec ||
+		    event->state >= PERF_EVENT_STATE_INACTIVE)
+			continue;
+		event->attr.enable_on_exec = 0;
+		if (event->state != PERF_EVENT_STATE_OFF)
+			continue;
+		event->tstamp = ctx->time;
+		WRITE_ONCE(event->state, PERF_EVENT_STATE_INACTIVE);
+		changed = true;
+	}
+	if (changed && cpuctx && ctx->is_active) {
+		struct perf_event_pmu_context *epc;
+
+		list_for_each_entry(epc, &ctx->pmu_ctx_list, pmu_ctx_entry)
+			pmu_resched_locked(cpuctx, epc->pmu);
+	}
+}
+
+/**
+ * perf_enable_on_exec - start the events that wait for exec
+ * @ctx: current's context; ctx->mutex held
+ */
+void perf_enable_on_exec(struct perf_event_context *ctx)
+{
+	ctx_function_call(ctx, enable_on_exec_func, NULL);
+}
+
+/* ---------------------------------------------------------------------
+ * Static keys, CPU hotplug, init
+ */
+
+/**
+ * perf_event_task_tick - the scheduler tick
+ *
+ * Frequency-driven sampling adjusts periods here once sampling lands;
+ * until then there is nothing to do.
+ */
+void perf_event_task_tick(void)
+{
+}
+
+/**
+ * perf_event_print_debug - dump PMU state (sysrq); architectures override
+ */
+void __weak perf_event_print_debug(void)
+{
+}
+
+static void cpu_ctx_activate(void *unused)
+{
+	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_context);
+	struct perf_event_context *ctx = &cpuctx->ctx;
+
+	raw_spin_lock(&ctx->lock);
+	if (!ctx->is_active) {
+		ctx->timestamp = perf_clock();
+		ctx->is_active = EVENT_ALL | EVENT_TIME;
+		ctx_sched_in(ctx, EVENT_ALL);
+	}
+	cpuctx->online = 1;
+	raw_spin_unlock(&ctx->lock);
+}
+
+static void cpu_ctx_deactivate(void *unused)
+{
+	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_context);
+	struct perf_event_context *ctx = &cpuctx->ctx;
+
+	if (cpuctx->task_ctx)
+		task_ctx_deactivate(cpuctx, cpuctx->task_ctx);
+	raw_spin_lock(&ctx->lock);
+	ctx_update_time(ctx);
+	ctx_sched_out(ctx, EVENT_ALL);
+	ctx->is_active = 0;
+	cpuctx->online = 0;
+	raw_spin_unlock(&ctx->lock);
+}
+
+/**
+ * perf_event_init_cpu - CPU hotplug: a CPU is being prepared or came online
+ * @cpu: the CPU
+ *
+ * Called at CPUHP_PERF_PREPARE (on the control CPU, @cpu not yet online)
+ * and at CPUHP_AP_PERF_ONLINE (on @cpu).  CPU-wide events opened for @cpu
+ * start (again) counting when it is online.
+ *
+ * Return: 0.
+ */
+int perf_event_init_cpu(unsigned int cpu)
+{
+	struct perf_event_context *ctx = &per_cpu(perf_cpu_context, cpu).ctx;
+
+	perf_swevent_init_cpu(cpu);
+	if (!cpu_online(cpu))
+		return 0;
+	mutex_lock(&ctx->mutex);
+	smp_call_function_single(cpu, cpu_ctx_activate, NULL, 1);
+	mutex_unlock(&ctx->mutex);
+	return 0;
+}
+
+/**
+ * perf_event_exit_cpu - CPU hotplug: a CPU is going down
+ * @cpu: the CPU
+ *
+ * The CPU's events stop, in state INACTIVE, and resume if it comes back.
+ *
+ * Return: 0.
+ */
+int perf_event_exit_cpu(unsigned int cpu)
+{
+	struct perf_event_context *ctx = &per_cpu(perf_cpu_context, cpu).ctx;
+
+	mutex_lock(&ctx->mutex);
+	if (cpu_online(cpu))
+		smp_call_function_single(cpu, cpu_ctx_deactivate, NULL, 1);
+	mutex_unlock(&ctx->mutex);
+	return 0;
+}
+
+/**
+ * perf_context_init - boot: the CPU contexts
+ */
+void perf_context_init(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct perf_cpu_context *cpuctx = &per_cpu(perf_cpu_context, cpu);
+
+		perf_ctx_init(&cpuctx->ctx);
+		cpuctx->ctx.cpu = cpu;
+		INIT_LIST_HEAD(&per_cpu(perf_sched_cb_list, cpu));
+	}
+}
