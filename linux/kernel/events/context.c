@@ -113,8 +113,8 @@ struct perf_event_context *perf_task_ctx_alloc(struct task_struct *task)
 	return ctx;
 }
 
-/* A reference on @task's context, or NULL. */
-static struct perf_event_context *task_ctx_tryget(struct task_struct *task)
+/* A reference on @task's context, or NULL: perf_ctx_put() it. */
+struct perf_event_context *perf_task_ctx_get(struct task_struct *task)
 {
 	struct perf_event_context *ctx;
 
@@ -146,7 +146,7 @@ struct perf_event_context *perf_ctx_find_get(struct task_struct *task, int cpu)
 		return ctx;
 	}
 
-	ctx = task_ctx_tryget(task);
+	ctx = perf_task_ctx_get(task);
 	if (ctx)
 		return ctx;
 

@@ -75,8 +75,22 @@ DECLARE_PER_CPU(struct perf_cpu_context, perf_cpu_context);
 
 /* --- context.c -------------------------------------------------------- */
 
+/*
+ * ctx->task of a task context whose task has gone through its perf exit,
+ * and event->owner of a counter made by perf_event_create_kernel_counter().
+ */
+#define TASK_TOMBSTONE	((struct task_struct *)-1L)
+
+/*
+ * perf_ctx_find_get() returns the context referenced and pinned (kept from
+ * being swapped with a clone); the opener calls perf_ctx_unpin() once the
+ * event is installed (its reference then passes to the event), or
+ * perf_ctx_unpin() and perf_ctx_put() if it gives up.
+ */
 struct perf_event_context *perf_ctx_find_get(struct task_struct *task,
 					     int cpu);
+void perf_ctx_unpin(struct perf_event_context *ctx);
+struct perf_event_context *perf_task_ctx_get(struct task_struct *task);
 void perf_ctx_get(struct perf_event_context *ctx);
 void perf_ctx_put(struct perf_event_context *ctx);
 struct perf_event_pmu_context *
@@ -140,13 +154,31 @@ int perf_event_fd_get(int fd, struct fd *f, struct perf_event **event);
 /* --- syscall.c -------------------------------------------------------- */
 
 int perf_attr_check(struct perf_event_attr *attr);
+int perf_copy_attr(struct perf_event_attr __user *uattr,
+		   struct perf_event_attr *attr);
 
 /* --- read.c ----------------------------------------------------------- */
 
+/* read(2) of an event fd; takes the context lock itself. */
 ssize_t perf_read_event(struct perf_event *event, char __user *buf,
 			size_t count);
 u64 perf_event_total(struct perf_event *event, u64 *enabled, u64 *running);
 void perf_event_calc_read_size(struct perf_event *event);
+size_t perf_read_size_for(u64 read_format, int nr_siblings);
+/* The CPU to read @event on from here (scope/package-wide counters). */
+int perf_event_read_cpu(struct perf_event *event, int cpu);
+
+/*
+ * Largest read() layout a group may have: the same layout goes into
+ * PERF_SAMPLE_READ samples, whose records must stay below 64 KiB.
+ */
+#define PERF_READ_SIZE_MAX	(16 * 1024)
+
+/* The id user space knows an event by: an inherited copy has its parent's. */
+static inline u64 perf_event_primary_id(struct perf_event *event)
+{
+	return event->parent ? event->parent->id : event->id;
+}
 
 /* --- ioctl.c ---------------------------------------------------------- */
 
@@ -169,6 +201,8 @@ void perf_child_fold(struct perf_event *child);
 int perf_pmu_init_event(struct perf_event *event);
 void perf_pmu_put_event(struct perf_event *event);
 struct pmu *perf_pmu_by_type(u32 type);	/* under pmus_srcu */
+/* CPUs sharing @cpu's counters of a PERF_PMU_SCOPE_* scope, or NULL. */
+const struct cpumask *perf_scope_cpumask(unsigned int scope, int cpu);
 extern struct srcu_struct pmus_srcu;
 extern struct list_head perf_pmus;
 extern struct mutex perf_pmus_lock;
@@ -188,6 +222,24 @@ bool perf_is_cpu_clock(struct perf_event *event);
 
 int perf_event_check_access(struct perf_event_attr *attr);
 int perf_ptrace_check(struct task_struct *task);
+/*
+ * attr.sigtrap events signal the task: CAP_PERFMON and CAP_KILL in its user
+ * namespace, or ptrace attach rights.  0 or -EACCES.
+ */
+int perf_sigtrap_check(struct task_struct *task);
+
+/* --- cgroup.c --------------------------------------------------------- */
+
+#ifdef CONFIG_CGROUP_PERF
+/* PERF_FLAG_PID_CGROUP: -EBADF or the lookup's error, else -EOPNOTSUPP */
+int perf_cgroup_connect(int fd, struct perf_event *event);
+#else
+/* Without the controller the flag names nothing: -EINVAL. */
+static inline int perf_cgroup_connect(int fd, struct perf_event *event)
+{
+	return -EINVAL;
+}
+#endif
 
 /* --- pending.c -------------------------------------------------------- */
 

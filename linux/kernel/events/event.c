@@ -1,0 +1,495 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The life of an event: allocation, reference counts, release, the file
+ * operations behind a perf_event_open() descriptor, and the in-kernel
+ * counter API.
+ *
+ * An event is created by perf_event_alloc() with one reference.  Once it is
+ * installed in a context (perf_install_event()) that reference belongs to
+ * whoever owns the event: its file, an in-kernel user, or (for an inherited
+ * child) the parent's child_list.  Other holders (BPF maps, children, which
+ * pin their parent) take more with perf_event_get_ref()/perf_event_tryget().
+ * Release takes the event out of its context first; the memory goes when
+ * the last reference does, after an RCU grace period (the software PMU's
+ * hash is walked under RCU).
+ */
+
+#include <linux/anon_inodes.h>
+#include <linux/file.h>
+#include <linux/fs.h>
+#include <linux/jump_label.h>
+#include <linux/perf_event.h>
+#include <linux/pid_namespace.h>
+#include <linux/poll.h>
+#include <linux/security.h>
+#include <linux/slab.h>
+#include <linux/static_call.h>
+
+#include "internal.h"
+
+static struct kmem_cache *perf_event_cache;
+static atomic64_t perf_event_ids;
+
+/* ---------------------------------------------------------------------
+ * Static keys: the context-switch hooks run only while some event needs
+ * them (task events, branch-stack users).
+ */
+
+static bool event_needs_sched_hooks(struct perf_event *event)
+{
+	return (event->attach_state & PERF_ATTACH_TASK) ||
+	       has_branch_stack(event);
+}
+
+static void event_account(struct perf_event *event)
+{
+	if (event_needs_sched_hooks(event))
+		static_branch_inc(&perf_sched_events);
+}
+
+static void event_unaccount(struct perf_event *event)
+{
+	if (event_needs_sched_hooks(event))
+		static_branch_dec(&perf_sched_events);
+}
+
+/* ---------------------------------------------------------------------
+ * Clocks for attr.use_clockid
+ */
+
+static int event_set_clock(struct perf_event *event, clockid_t clk)
+{
+	switch (clk) {
+	case CLOCK_MONOTONIC:
+		event->clock = ktime_get_mono_fast_ns;
+		break;
+	case CLOCK_MONOTONIC_RAW:
+		event->clock = ktime_get_raw_fast_ns;
+		break;
+	case CLOCK_REALTIME:
+		event->clock = ktime_get_real_ns;
+		break;
+	case CLOCK_BOOTTIME:
+		event->clock = ktime_get_boottime_ns;
+		break;
+	case CLOCK_TAI:
+		event->clock = ktime_get_clocktai_ns;
+		break;
+	default:
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------------
+ * Allocation and freeing
+ */
+
+/**
+ * perf_event_alloc - create an event, not yet in any context
+ * @attr: its attributes (copied)
+ * @cpu: the CPU it counts on, or -1
+ * @task: the task it counts, or NULL
+ * @group_leader: its leader, NULL to lead a group of its own
+ * @parent_event: the event it is inherited from, or NULL
+ * @overflow_handler: in-kernel overflow callback, or NULL
+ * @context: argument for @overflow_handler
+ * @cgroup_fd: a cgroup directory fd for cgroup events, else -1
+ *
+ * Return: the event with one reference, or an ERR_PTR.
+ */
+struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
+				    struct task_struct *task,
+				    struct perf_event *group_leader,
+				    struct perf_event *parent_event,
+				    perf_overflow_handler_t overflow_handler,
+				    void *context, int cgroup_fd)
+{
+	struct perf_event *event;
+	struct hw_perf_event *hwc;
+	int err;
+
+	if (cpu != -1 && (unsigned int)cpu >= nr_cpu_ids)
+		return ERR_PTR(-EINVAL);
+
+	event = kmem_cache_zalloc(perf_event_cache, GFP_KERNEL);
+	if (!event)
+		return ERR_PTR(-ENOMEM);
+
+	INIT_LIST_HEAD(&event->event_entry);
+	INIT_LIST_HEAD(&event->group_entry);
+	INIT_LIST_HEAD(&event->sibling_list);
+	INIT_LIST_HEAD(&event->active_entry);
+	INIT_LIST_HEAD(&event->migrate_entry);
+	INIT_LIST_HEAD(&event->child_list);
+	INIT_LIST_HEAD(&event->child_entry);
+	INIT_LIST_HEAD(&event->owner_entry);
+	INIT_HLIST_NODE(&event->hlist_entry);
+	mutex_init(&event->child_mutex);
+	atomic_long_set(&event->refcount, 1);
+
+	event->attr = *attr;
+	event->cpu = cpu;
+	event->oncpu = -1;
+	event->group_leader = group_leader ?: event;
+	event->parent = parent_event;
+	event->ns = get_pid_ns(task_active_pid_ns(current));
+	event->id = atomic64_inc_return(&perf_event_ids);
+	event->state = attr->disabled ? PERF_EVENT_STATE_OFF :
+					PERF_EVENT_STATE_INACTIVE;
+	event->clock = perf_clock;
+
+	if (parent_event && !overflow_handler) {
+		overflow_handler = parent_event->overflow_handler;
+		context = parent_event->overflow_handler_context;
+	}
+	event->overflow_handler = overflow_handler;
+	event->overflow_handler_context = context;
+
+	hwc = &event->hw;
+	if (task) {
+		event->attach_state = PERF_ATTACH_TASK;
+		hwc->target = get_task_struct(task);
+	}
+	hwc->sample_period = attr->freq ? 1 : attr->sample_period;
+	hwc->last_period = hwc->sample_period;
+	local64_set(&hwc->period_left, hwc->sample_period);
+
+	if (attr->use_clockid) {
+		err = event_set_clock(event, attr->clockid);
+		if (err)
+			goto fail;
+	}
+
+	/* a child counts on its parent's PMU */
+	if (parent_event)
+		event->pmu = parent_event->pmu;
+	err = perf_pmu_init_event(event);
+	if (err)
+		goto fail;
+
+	err = security_perf_event_alloc(event);
+	if (err)
+		goto fail_pmu;
+
+	perf_event_calc_read_size(event);
+	event_account(event);
+	return event;
+
+fail_pmu:
+	if (event->destroy)
+		event->destroy(event);
+	perf_pmu_put_event(event);
+fail:
+	if (hwc->target)
+		put_task_struct(hwc->target);
+	put_pid_ns(event->ns);
+	kmem_cache_free(perf_event_cache, event);
+	return ERR_PTR(err);
+}
+
+static void event_free_rcu(struct rcu_head *head)
+{
+	kmem_cache_free(perf_event_cache,
+			container_of(head, struct perf_event, rcu_head));
+}
+
+/**
+ * perf_event_free - free an event that is in no context
+ * @event: the event; its last reference is gone (or it was never shared)
+ */
+void perf_event_free(struct perf_event *event)
+{
+	WARN_ON_ONCE(event->attach_state & PERF_ATTACH_CONTEXT);
+
+	event_unaccount(event);
+	if (event->destroy)
+		event->destroy(event);
+	perf_pmu_put_event(event);
+	security_perf_event_free(event);
+	if (event->hw.target)
+		put_task_struct(event->hw.target);
+	put_pid_ns(event->ns);
+	if (event->pmu_ctx)
+		perf_epc_put(event->pmu_ctx);
+	if (event->ctx)
+		perf_ctx_put(event->ctx);
+	call_rcu(&event->rcu_head, event_free_rcu);
+}
+
+bool perf_event_tryget(struct perf_event *event)
+{
+	return atomic_long_inc_not_zero(&event->refcount);
+}
+
+void perf_event_get_ref(struct perf_event *event)
+{
+	atomic_long_inc(&event->refcount);
+}
+
+void perf_event_put(struct perf_event *event)
+{
+	if (atomic_long_dec_and_test(&event->refcount))
+		perf_event_free(event);
+}
+
+/* ---------------------------------------------------------------------
+ * Release
+ */
+
+static void event_drop_owner(struct perf_event *event)
+{
+	struct task_struct *owner;
+
+	rcu_read_lock();
+	owner = READ_ONCE(event->owner);
+	if (owner)
+		get_task_struct(owner);	/* its exit clears ->owner first */
+	rcu_read_unlock();
+	if (!owner)
+		return;
+	mutex_lock(&owner->perf_event_mutex);
+	if (event->owner) {
+		list_del_init(&event->owner_entry);
+		smp_store_release(&event->owner, NULL);
+	}
+	mutex_unlock(&owner->perf_event_mutex);
+	put_task_struct(owner);
+}
+
+/* Take the inherited copies of @event out of their tasks and free them. */
+static void event_free_children(struct perf_event *event)
+{
+	for (;;) {
+		struct perf_event_context *ctx;
+		struct perf_event *child;
+		bool unlinked = false;
+
+		mutex_lock(&event->child_mutex);
+		child = list_first_entry_or_null(&event->child_list,
+						 struct perf_event, child_entry);
+		if (!child) {
+			mutex_unlock(&event->child_mutex);
+			return;
+		}
+		ctx = child->ctx;
+		perf_ctx_get(ctx);
+		mutex_unlock(&event->child_mutex);
+
+		/* ctx->mutex comes before child_mutex */
+		mutex_lock(&ctx->mutex);
+		mutex_lock(&event->child_mutex);
+		if (child->parent == event && !list_empty(&child->child_entry)) {
+			list_del_init(&child->child_entry);
+			unlinked = true;
+		}
+		mutex_unlock(&event->child_mutex);
+		if (unlinked)
+			perf_remove_event(child, DETACH_GROUP | DETACH_DEAD);
+		mutex_unlock(&ctx->mutex);
+		perf_ctx_put(ctx);
+		if (unlinked) {
+			perf_event_put(child);
+			perf_event_put(event);	/* the child's pin */
+		}
+	}
+}
+
+/**
+ * perf_event_release_kernel - release an event and what was inherited from it
+ * @event: an event made by perf_event_create_kernel_counter() (or the
+ *	   event behind a perf file, on its last close)
+ *
+ * Return: 0.
+ */
+int perf_event_release_kernel(struct perf_event *event)
+{
+	struct perf_event_context *ctx;
+
+	event_drop_owner(event);
+	if (event->ctx) {
+		ctx = perf_event_ctx_lock(event);
+		perf_remove_event(event, DETACH_GROUP | DETACH_DEAD);
+		perf_event_ctx_unlock(event, ctx);
+	}
+	event_free_children(event);
+	perf_event_put(event);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(perf_event_release_kernel);
+
+/* ---------------------------------------------------------------------
+ * File operations
+ */
+
+static int perf_release(struct inode *inode, struct file *file)
+{
+	perf_event_release_kernel(file->private_data);
+	return 0;
+}
+
+static ssize_t perf_read(struct file *file, char __user *buf, size_t count,
+			 loff_t *ppos)
+{
+	struct perf_event *event = file->private_data;
+	int err;
+
+	err = security_perf_event_read(event);
+	if (err)
+		return err;
+	return perf_read_event(event, buf, count);
+}
+
+static __poll_t perf_poll(struct file *file, poll_table *wait)
+{
+	struct perf_event *event = file->private_data;
+
+	/* no ring buffer yet: only the end of the event is reported */
+	if (READ_ONCE(event->state) <= PERF_EVENT_STATE_EXIT)
+		return EPOLLHUP;
+	return 0;
+}
+
+static int perf_fasync(int fd, struct file *file, int on)
+{
+	/* signals on overflow come with sampling */
+	return on ? -EOPNOTSUPP : 0;
+}
+
+/* No .mmap: mmap(2) of a perf fd fails with ENODEV until the ring buffer lands. */
+const struct file_operations perf_fops = {
+	.release		= perf_release,
+	.read			= perf_read,
+	.poll			= perf_poll,
+	.unlocked_ioctl		= perf_ioctl,
+	.compat_ioctl		= perf_compat_ioctl,
+	.fasync			= perf_fasync,
+};
+
+bool is_perf_file(struct file *file)
+{
+	return file->f_op == &perf_fops;
+}
+
+/**
+ * perf_event_fd_get - the event behind a perf file descriptor
+ * @fd: the descriptor
+ * @f: filled with the fdget() result, to fdput() when done
+ * @event: filled with the event
+ *
+ * Return: 0, or -EBADF if @fd is not a perf event.
+ */
+int perf_event_fd_get(int fd, struct fd *f, struct perf_event **event)
+{
+	*f = fdget(fd);
+	if (!fd_file(*f))
+		return -EBADF;
+	if (!is_perf_file(fd_file(*f))) {
+		fdput(*f);
+		return -EBADF;
+	}
+	*event = fd_file(*f)->private_data;
+	return 0;
+}
+
+/* ---------------------------------------------------------------------
+ * In-kernel counter API (watchdog, KVM, hw_breakpoint, ...)
+ */
+
+/**
+ * perf_event_enable - enable an event
+ * @event: the event
+ */
+void perf_event_enable(struct perf_event *event)
+{
+	struct perf_event_context *ctx = perf_event_ctx_lock(event);
+
+	perf_event_enable_locked(event);
+	perf_event_ctx_unlock(event, ctx);
+}
+EXPORT_SYMBOL_GPL(perf_event_enable);
+
+/**
+ * perf_event_disable - disable an event
+ * @event: the event
+ */
+void perf_event_disable(struct perf_event *event)
+{
+	struct perf_event_context *ctx = perf_event_ctx_lock(event);
+
+	perf_event_disable_locked(event);
+	perf_event_ctx_unlock(event, ctx);
+}
+EXPORT_SYMBOL_GPL(perf_event_disable);
+
+/**
+ * perf_event_pause - disable an event and read its count
+ * @event: the event
+ * @reset: zero the count afterwards
+ *
+ * Return: the count (children not included).
+ */
+u64 perf_event_pause(struct perf_event *event, bool reset)
+{
+	struct perf_event_context *ctx = perf_event_ctx_lock(event);
+	u64 count;
+
+	perf_event_disable_locked(event);
+	count = local64_read(&event->count);
+	if (reset)
+		local64_set(&event->count, 0);
+	perf_event_ctx_unlock(event, ctx);
+	return count;
+}
+EXPORT_SYMBOL_GPL(perf_event_pause);
+
+/**
+ * perf_event_period - set a sampling event's period
+ * @event: the event
+ * @value: the period (or frequency)
+ *
+ * Return: 0 or -EINVAL.
+ */
+int perf_event_period(struct perf_event *event, u64 value)
+{
+	struct perf_event_context *ctx = perf_event_ctx_lock(event);
+	int ret = perf_event_period_locked(event, value);
+
+	perf_event_ctx_unlock(event, ctx);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(perf_event_period);
+
+/**
+ * perf_event_refresh - allow more overflows before the event disables itself
+ * @event: the event
+ * @refresh: how many
+ *
+ * Return: 0 or -EINVAL.
+ */
+int perf_event_refresh(struct perf_event *event, int refresh)
+{
+	struct perf_event_context *ctx = perf_event_ctx_lock(event);
+	int ret = perf_event_refresh_locked(event, refresh);
+
+	perf_event_ctx_unlock(event, ctx);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(perf_event_refresh);
+
+/* ---------------------------------------------------------------------
+ * Boot
+ */
+
+/**
+ * perf_event_init - boot-time set-up of the perf core
+ *
+ * Called from start_kernel() with IRQs off, before any PMU driver.
+ */
+void __init perf_event_init(void)
+{
+	perf_event_cache = KMEM_CACHE(perf_event, SLAB_PANIC);
+	perf_context_init();
+	perf_swevent_setup();
+	perf_event_init_cpu(smp_processor_id());
+}

@@ -1,0 +1,305 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Events and the life of tasks: fork copies the inheritable groups of the
+ * parent into a context of the child, exit folds the counts of inherited
+ * copies back into the event they came from, exec starts the
+ * enable_on_exec events and drops the remove_on_exec ones.
+ *
+ * Every inherited copy points at the event opened by the user (the "top"
+ * parent), never at another copy, and pins it with a reference; it sits on
+ * the top parent's child_list under its child_mutex.  Lock order: parent
+ * context mutex, then the child context's, then a child_mutex.
+ */
+
+#include <linux/perf_event.h>
+#include <linux/sched.h>
+#include <linux/sched/task.h>
+
+#include "internal.h"
+
+/* ---------------------------------------------------------------------
+ * Fork
+ */
+
+static bool event_inherits(struct perf_event *event, u64 clone_flags)
+{
+	if (!event->attr.inherit)
+		return false;
+	if (event->attr.inherit_thread && !(clone_flags & CLONE_THREAD))
+		return false;
+	if (event->attr.sigtrap && (clone_flags & CLONE_CLEAR_SIGHAND))
+		return false;
+	return event->state > PERF_EVENT_STATE_EXIT;
+}
+
+/* Copy one event into @ctx (whose mutex is held) as a child of its top. */
+static struct perf_event *inherit_event(struct perf_event *from,
+					struct task_struct *child,
+					struct perf_event_context *ctx,
+					struct perf_event *leader)
+{
+	struct perf_event *top = from->parent ?: from;
+	struct perf_event_pmu_context *epc;
+	struct perf_event *event;
+
+	if (!perf_event_tryget(top))	/* being released */
+		return NULL;
+	event = perf_event_alloc(&from->attr, from->cpu, child, leader, top,
+				 NULL, NULL, -1);
+	if (IS_ERR(event)) {
+		perf_event_put(top);
+		return event;
+	}
+	event->state = from->state >= PERF_EVENT_STATE_INACTIVE ?
+		       PERF_EVENT_STATE_INACTIVE : PERF_EVENT_STATE_OFF;
+	epc = perf_epc_find_get(ctx, event);
+	if (IS_ERR(epc)) {
+		perf_event_free(event);
+		perf_event_put(top);
+		return ERR_CAST(epc);
+	}
+	event->pmu_ctx = epc;
+	perf_ctx_get(ctx);
+	perf_install_event(ctx, event, -1);
+
+	mutex_lock(&top->child_mutex);
+	list_add_tail(&event->child_entry, &top->child_list);
+	mutex_unlock(&top->child_mutex);
+	return event;
+}
+
+static int inherit_group(struct perf_event *leader, struct task_struct *child,
+			 struct perf_event_context *ctx)
+{
+	struct perf_event *child_leader, *sibling, *copy;
+
+	child_leader = inherit_event(leader, child, ctx, NULL);
+	if (IS_ERR_OR_NULL(child_leader))
+		return PTR_ERR_OR_ZERO(child_leader);
+	for_each_sibling_event(sibling, leader) {
+		copy = inherit_event(sibling, child, ctx, child_leader);
+		if (IS_ERR(copy))
+			return PTR_ERR(copy);
+	}
+	return 0;
+}
+
+/**
+ * perf_event_init_task - fork: give the child copies of inheritable events
+ * @child: the new task, not yet running
+ * @clone_flags: the clone flags
+ *
+ * On failure nothing is left behind (fork does not call
+ * perf_event_free_task() for this step).
+ *
+ * Return: 0 or -errno.
+ */
+int perf_event_init_task(struct task_struct *child, u64 clone_flags)
+{
+	struct perf_event_context *parent_ctx, *ctx = NULL;
+	struct perf_event *event;
+	int err = 0;
+
+	RCU_INIT_POINTER(child->perf_event_ctxp, NULL);
+	mutex_init(&child->perf_event_mutex);
+	INIT_LIST_HEAD(&child->perf_event_list);
+
+	parent_ctx = perf_task_ctx_get(current);
+	if (!parent_ctx)
+		return 0;
+
+	mutex_lock(&parent_ctx->mutex);
+	list_for_each_entry(event, &parent_ctx->event_list, event_entry) {
+		if (event->group_leader != event ||
+		    !event_inherits(event, clone_flags))
+			continue;
+		if (!ctx) {
+			ctx = perf_task_ctx_alloc(child);
+			if (!ctx) {
+				err = -ENOMEM;
+				break;
+			}
+			/* the task's reference */
+			rcu_assign_pointer(child->perf_event_ctxp, ctx);
+			mutex_lock_nested(&ctx->mutex, SINGLE_DEPTH_NESTING);
+		}
+		err = inherit_group(event, child, ctx);
+		if (err)
+			break;
+	}
+	if (ctx)
+		mutex_unlock(&ctx->mutex);
+	mutex_unlock(&parent_ctx->mutex);
+	perf_ctx_put(parent_ctx);
+
+	if (err)
+		perf_event_free_task(child);
+	return err;
+}
+
+/* ---------------------------------------------------------------------
+ * Exit
+ */
+
+/**
+ * perf_child_fold - add an inherited copy's count and times to its parent
+ * @child: the copy, off the PMU; unlinked from the parent's child_list
+ *	   here, under the parent's child_mutex, so readers see it once
+ */
+void perf_child_fold(struct perf_event *child)
+{
+	struct perf_event *parent = child->parent;
+
+	mutex_lock(&parent->child_mutex);
+	if (!list_empty(&child->child_entry)) {
+		atomic64_add(local64_read(&child->count), &parent->child_count);
+		atomic64_add(child->total_time_enabled,
+			     &parent->child_total_time_enabled);
+		atomic64_add(child->total_time_running,
+			     &parent->child_total_time_running);
+		list_del_init(&child->child_entry);
+	}
+	mutex_unlock(&parent->child_mutex);
+}
+
+/* One event of an exiting (or exec'ing) task.  ctx->mutex held. */
+static void exit_event(struct perf_event *event)
+{
+	struct perf_event *parent = event->parent;
+
+	if (!parent) {
+		/* opened on this task: keeps its final count for read() */
+		perf_remove_event(event, DETACH_GROUP | DETACH_EXIT);
+		return;
+	}
+	perf_remove_event(event, DETACH_GROUP | DETACH_DEAD);
+	perf_child_fold(event);
+	perf_event_put(event);
+	perf_event_put(parent);
+}
+
+static void exit_ctx_events(struct perf_event_context *ctx, bool fold)
+{
+	struct perf_event *event;
+
+	while ((event = list_first_entry_or_null(&ctx->event_list,
+						 struct perf_event,
+						 event_entry))) {
+		if (fold) {
+			exit_event(event);
+			continue;
+		}
+		/* a fork that failed: nothing to fold */
+		if (event->parent) {
+			struct perf_event *parent = event->parent;
+
+			mutex_lock(&parent->child_mutex);
+			list_del_init(&event->child_entry);
+			mutex_unlock(&parent->child_mutex);
+			perf_remove_event(event, DETACH_GROUP | DETACH_DEAD);
+			perf_event_put(event);
+			perf_event_put(parent);
+		} else {
+			perf_remove_event(event, DETACH_GROUP | DETACH_EXIT);
+		}
+	}
+}
+
+static struct perf_event_context *task_ctx_detach(struct task_struct *task)
+{
+	struct perf_event_context *ctx;
+
+	mutex_lock(&task->perf_event_mutex);
+	ctx = rcu_dereference_protected(task->perf_event_ctxp,
+					lockdep_is_held(&task->perf_event_mutex));
+	RCU_INIT_POINTER(task->perf_event_ctxp, NULL);
+	mutex_unlock(&task->perf_event_mutex);
+	return ctx;
+}
+
+/**
+ * perf_event_exit_task - a task exits (or execs a setuid binary)
+ * @task: current
+ *
+ * Events the task owns lose their owner; the task's context is emptied:
+ * inherited copies fold their counts into their parents and go, events
+ * opened on the task stay readable with their final counts (state EXIT).
+ */
+void perf_event_exit_task(struct task_struct *task)
+{
+	struct perf_event_context *ctx;
+	struct perf_event *event, *tmp;
+
+	mutex_lock(&task->perf_event_mutex);
+	list_for_each_entry_safe(event, tmp, &task->perf_event_list,
+				 owner_entry) {
+		list_del_init(&event->owner_entry);
+		smp_store_release(&event->owner, NULL);
+	}
+	mutex_unlock(&task->perf_event_mutex);
+
+	ctx = task_ctx_detach(task);
+	if (!ctx)
+		return;
+	mutex_lock(&ctx->mutex);
+	perf_ctx_sched_out_all(ctx);
+	exit_ctx_events(ctx, true);
+	mutex_unlock(&ctx->mutex);
+	perf_ctx_put(ctx);
+}
+
+/**
+ * perf_event_free_task - a fork failed after perf_event_init_task()
+ * @task: the task that never ran
+ */
+void perf_event_free_task(struct task_struct *task)
+{
+	struct perf_event_context *ctx = task_ctx_detach(task);
+
+	if (!ctx)
+		return;
+	mutex_lock(&ctx->mutex);
+	exit_ctx_events(ctx, false);
+	mutex_unlock(&ctx->mutex);
+	perf_ctx_put(ctx);
+}
+
+/**
+ * perf_event_delayed_put - the last reference on a task goes
+ * @task: the task; its context was taken away at exit
+ */
+void perf_event_delayed_put(struct task_struct *task)
+{
+	WARN_ON_ONCE(rcu_access_pointer(task->perf_event_ctxp));
+}
+
+/* ---------------------------------------------------------------------
+ * Exec
+ */
+
+/**
+ * perf_event_exec - current has exec'ed a new program
+ *
+ * Starts the events marked enable_on_exec and ends those marked
+ * remove_on_exec.
+ */
+void perf_event_exec(void)
+{
+	struct perf_event_context *ctx = perf_task_ctx_get(current);
+	struct perf_event *event;
+
+	if (!ctx)
+		return;
+	mutex_lock(&ctx->mutex);
+	perf_enable_on_exec(ctx);
+again:
+	list_for_each_entry(event, &ctx->event_list, event_entry) {
+		if (event->attr.remove_on_exec) {
+			/* siblings may move with it: walk again */
+			exit_event(event);
+			goto again;
+		}
+	}
+	mutex_unlock(&ctx->mutex);
+	perf_ctx_put(ctx);
+}
