@@ -60,6 +60,10 @@ DEFINE_STATIC_KEY_FALSE(perf_sched_events);
 
 static DEFINE_PER_CPU(struct list_head, perf_sched_cb_list);
 
+/* CPU and task contexts nest (CPU first): separate lockdep classes */
+static struct lock_class_key cpu_ctx_lock_key;
+static struct lock_class_key cpu_ctx_mutex_key;
+
 /* ---------------------------------------------------------------------
  * Reference counts
  */
@@ -174,6 +178,23 @@ struct perf_event_context *perf_ctx_find_get(struct task_struct *task, int cpu)
 	if (new)
 		perf_ctx_put(new);
 	return ctx;
+}
+
+/**
+ * perf_ctx_is_dead - has the task of this context been through its exit?
+ * @ctx: a task or CPU context; ctx->mutex held
+ *
+ * The exit path unpublishes task->perf_event_ctxp before it empties the
+ * context under ctx->mutex, so a context that is no longer its task's
+ * must take no new event.
+ *
+ * Return: true for a task context its task has left.
+ */
+bool perf_ctx_is_dead(struct perf_event_context *ctx)
+{
+	lockdep_assert_held(&ctx->mutex);
+	return ctx->task &&
+	       rcu_access_pointer(ctx->task->perf_event_ctxp) != ctx;
 }
 
 /**
@@ -357,10 +378,22 @@ static void group_update_time(struct perf_event *leader)
  */
 void perf_event_times_now(struct perf_event *event, u64 *enabled, u64 *running)
 {
+	lockdep_assert_held(&event->ctx->lock);
+	perf_event_times_local(event, enabled, running);
+}
+
+/**
+ * perf_event_times_local - perf_event_times_now() without the lock
+ * @event: an event whose context is active on this CPU or nowhere; IRQs off
+ * @enabled: total_time_enabled as of now
+ * @running: total_time_running as of now
+ */
+void perf_event_times_local(struct perf_event *event, u64 *enabled,
+			    u64 *running)
+{
 	struct perf_event_context *ctx = event->ctx;
 	u64 now = ctx->time, delta;
 
-	lockdep_assert_held(&ctx->lock);
 	if (ctx->is_active & EVENT_TIME)
 		now += perf_clock() - ctx->timestamp;
 	delta = now - event->tstamp;
@@ -717,7 +750,8 @@ static void ctx_call_here(void *data)
 
 	if (ctx->task) {
 		if (cpuctx->task_ctx != ctx) {
-			if (ctx->task != current)
+			if (ctx->task != current ||
+			    rcu_access_pointer(current->perf_event_ctxp) != ctx)
 				return;
 			/* the task runs here but had no events when it came */
 			if (cpuctx->task_ctx)
@@ -1567,6 +1601,8 @@ void perf_context_init(void)
 		struct perf_cpu_context *cpuctx = &per_cpu(perf_cpu_context, cpu);
 
 		perf_ctx_init(&cpuctx->ctx);
+		lockdep_set_class(&cpuctx->ctx.lock, &cpu_ctx_lock_key);
+		lockdep_set_class(&cpuctx->ctx.mutex, &cpu_ctx_mutex_key);
 		cpuctx->ctx.cpu = cpu;
 		INIT_LIST_HEAD(&per_cpu(perf_sched_cb_list, cpu));
 	}

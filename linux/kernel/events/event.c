@@ -243,6 +243,8 @@ static void event_drop_owner(struct perf_event *event)
 
 	rcu_read_lock();
 	owner = READ_ONCE(event->owner);
+	if (owner == TASK_TOMBSTONE)	/* an in-kernel counter */
+		owner = NULL;
 	if (owner)
 		get_task_struct(owner);	/* its exit clears ->owner first */
 	rcu_read_unlock();
