@@ -16,6 +16,9 @@ import os
 import re
 import sys
 
+# The tree compared with mainline: "ours", or "core" (make test-core).
+OURS = os.environ.get("SUMMARY_OURS", "ours")
+
 TAP = re.compile(r"^(not )?ok \d+ (.*?)(?:\s+#\s*(SKIP|TODO)\b(.*))?$")
 PERFTEST = re.compile(r"^\s*(\d+(?:\.\d+)?): (.*?)\s*: (Ok|FAILED!|Skip.*)\s*$")
 PLAN = re.compile(r"^1\.\.(\d+)")
@@ -185,7 +188,7 @@ def main():
         for arch, variant in configs:
             label = arch + ("-" + variant if variant else "")
             cells = []
-            for tree in ("mainline", "ours"):
+            for tree in ("mainline", OURS):
                 run = runs.get((tree, arch, variant))
                 if not run or suite not in run[0]:
                     cells.append("-")
@@ -193,7 +196,7 @@ def main():
                     cells.append("%d / %d / %d" % tally(run[0][suite]))
             if cells != ["-", "-"]:
                 print("%-16s %-22s %-22s" % (label, cells[0], cells[1]))
-            ours = runs.get(("ours", arch, variant))
+            ours = runs.get((OURS, arch, variant))
             main = runs.get(("mainline", arch, variant))
             if not ours or suite not in ours[0]:
                 continue
@@ -226,7 +229,7 @@ def main():
                   (label, len(info["reports"])))
             for l in info["reports"][:40]:
                 print("  " + l)
-            if tree == "ours":
+            if tree == OURS:
                 bad.append(("kernel-log", label, "lockdep/WARN/BUG/KASAN/UBSAN/Oops report",
                             "our kernel reported"))
         if info["died"]:
@@ -238,7 +241,7 @@ def main():
         print("\n== tests that fail on our tree ==")
         for suite, label, test, why in bad:
             print("  %-20s %-16s %s  (%s)" % (suite, label, test, why))
-    elif any(t == "ours" for (t, _a, _v) in runs):
+    elif any(t == OURS for (t, _a, _v) in runs):
         print("\nEvery test that passes on mainline passes on our tree.")
     out = {"%s-%s%s" % (t, a, "-" + v if v else ""): {
         "results": r, "reports": i["reports"], "died": i["died"]}
@@ -246,7 +249,7 @@ def main():
     out["regressions"] = [list(b) for b in bad]
     with open(os.path.join(d, "results.json"), "w") as f:
         json.dump(out, f, indent=1, sort_keys=True)
-    for tree in ("ours", "mainline"):
+    for tree in (OURS, "mainline"):
         tot = [0, 0, 0]
         have = False
         for (t, _a, _v), (res, _i) in runs.items():
@@ -256,7 +259,7 @@ def main():
             for s in res.values():
                 for i, n in enumerate(tally(s)):
                     tot[i] += n
-        if have and (tree == "ours" or not any(t == "ours" for (t, _a, _v) in runs)):
+        if have and (tree == OURS or not any(t == OURS for (t, _a, _v) in runs)):
             print("\n%s tree: %d passed, %d failed, %d skipped" %
                   (tree, tot[0], tot[1], tot[2]))
     return 1 if (require and bad) else 0
