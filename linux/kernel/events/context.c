@@ -275,8 +275,8 @@ perf_epc_find_get(struct perf_event_context *ctx, struct perf_event *event)
 	new = kzalloc(sizeof(*new), GFP_KERNEL);
 	if (!new)
 		return ERR_PTR(-ENOMEM);
-	if (pmu->task_ctx_size) {
-		task_data = kzalloc(pmu->task_ctx_size, GFP_KERNEL);
+	if (pmu->task_ctx_cache) {
+		task_data = kmem_cache_zalloc(pmu->task_ctx_cache, GFP_KERNEL);
 		if (!task_data) {
 			kfree(new);
 			return ERR_PTR(-ENOMEM);
@@ -289,7 +289,8 @@ perf_epc_find_get(struct perf_event_context *ctx, struct perf_event *event)
 	list_for_each_entry(epc, &ctx->pmu_ctx_list, pmu_ctx_entry) {
 		if (epc->pmu == pmu && atomic_inc_not_zero(&epc->refcount)) {
 			raw_spin_unlock_irq(&ctx->lock);
-			kfree(task_data);
+			if (task_data)
+				kmem_cache_free(pmu->task_ctx_cache, task_data);
 			kfree(new);
 			return epc;
 		}
@@ -305,7 +306,8 @@ static void perf_epc_free_rcu(struct rcu_head *head)
 	struct perf_event_pmu_context *epc;
 
 	epc = container_of(head, struct perf_event_pmu_context, rcu_head);
-	kfree(epc->task_ctx_data);
+	if (epc->task_ctx_data)
+		kmem_cache_free(epc->pmu->task_ctx_cache, epc->task_ctx_data);
 	kfree(epc);
 }
 
@@ -615,7 +617,7 @@ static void sched_cb_call(struct task_struct *task, bool sched_in)
 		if (!pmu->sched_task)
 			continue;
 		perf_pmu_disable(pmu);
-		pmu->sched_task(cpc->task_epc ?: &cpc->epc, sched_in);
+		pmu->sched_task(cpc->task_epc ?: &cpc->epc, task, sched_in);
 		perf_pmu_enable(pmu);
 	}
 }

@@ -243,8 +243,6 @@ static void event_drop_owner(struct perf_event *event)
 
 	rcu_read_lock();
 	owner = READ_ONCE(event->owner);
-	if (owner == TASK_TOMBSTONE)	/* an in-kernel counter */
-		owner = NULL;
 	if (owner)
 		get_task_struct(owner);	/* its exit clears ->owner first */
 	rcu_read_unlock();
