@@ -211,6 +211,14 @@ extern struct mutex perf_pmus_lock;
 				 srcu_read_lock_held(&pmus_srcu) || \
 				 lockdep_is_held(&perf_pmus_lock))
 void perf_pmu_sysfs_init(void);
+/*
+ * Scoped PMUs (pmu->scope): CPU hotplug keeps one designated CPU per
+ * domain; online before the CPU context starts, offline (which migrates
+ * the scoped PMUs' events) before it stops.  Neither with ctx->mutex held.
+ */
+void perf_pmu_scope_cpu_online(unsigned int cpu);
+void perf_pmu_scope_cpu_offline(unsigned int cpu);
+const struct cpumask *perf_pmu_scope_span(unsigned int scope, int cpu);
 
 /* --- swevent.c -------------------------------------------------------- */
 

@@ -1,0 +1,419 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The software PMUs.
+ *
+ * "software" (PERF_TYPE_SOFTWARE) counts the PERF_COUNT_SW_* events that
+ * the kernel reports with perf_sw_event(): page faults, context switches,
+ * migrations, alignment and emulation faults, cgroup switches.  Each CPU
+ * keeps, per counter, a list of that counter's events that are on the PMU
+ * there (between pmu->add() and pmu->del()); perf_sw_event() adds to every
+ * started event of the list whose exclude_user/exclude_kernel bits let the
+ * occurrence count.  A static key per counter keeps perf_sw_event() down to
+ * a no-op jump while the counter has no events.
+ *
+ * "cpu_clock" and "task_clock" count nanoseconds of perf_clock() while
+ * their event is on the PMU: for a task's event that is the time the task
+ * ran, for a CPU's event the time the CPU was counted.  Events of type
+ * PERF_TYPE_SOFTWARE with those two configs are handed on to them.  They
+ * have dynamic types and no sysfs device.
+ *
+ * Counting only for now: sampling is refused with -EOPNOTSUPP.
+ *
+ * Locking: pmu->add()/del()/start()/stop() run on the event's CPU with IRQs
+ * off; the lists change only there.  perf_sw_event() walks the current
+ * CPU's list under RCU with preemption off, IRQs possibly on: an IPI may
+ * delete an event meanwhile, and the event is freed only after a grace
+ * period.  Software events never fire in NMI context.
+ */
+
+#include <linux/hardirq.h>
+#include <linux/jump_label.h>
+#include <linux/percpu.h>
+#include <linux/perf_event.h>
+#include <linux/preempt.h>
+#include <linux/rculist.h>
+#include <linux/sched.h>
+#include <linux/sched/clock.h>
+
+#include "internal.h"
+
+/* Per CPU, per PERF_COUNT_SW_* counter: its events on this CPU's PMU. */
+struct perf_swevent_cpu {
+	struct hlist_head	on_pmu[PERF_COUNT_SW_MAX];
+};
+
+static DEFINE_PER_CPU(struct perf_swevent_cpu, perf_swevent_cpu);
+
+/* Read by perf_sw_event(); one reference per counting (non-inherited) event. */
+struct static_key perf_swevent_enabled[PERF_COUNT_SW_MAX];
+
+/* ---------------------------------------------------------------------
+ * Recursion protection
+ */
+
+/**
+ * perf_swevent_get_recursion_context - enter software event delivery
+ *
+ * Each context level (task, softirq, hardirq, NMI) of the current task may
+ * be inside event delivery once; an event raised while delivering another
+ * at the same level is dropped.  Preemption must stay off until
+ * perf_swevent_put_recursion_context().
+ *
+ * Return: the level (0-3) to give back, or -1 if it is already taken.
+ */
+int perf_swevent_get_recursion_context(void)
+{
+	unsigned char level = interrupt_context_level();
+	u8 *busy = &current->perf_recursion[level];
+
+	if (*busy)
+		return -1;
+	*busy = 1;
+	barrier();
+	return level;
+}
+EXPORT_SYMBOL_GPL(perf_swevent_get_recursion_context);
+
+/**
+ * perf_swevent_put_recursion_context - leave software event delivery
+ * @rctx: what perf_swevent_get_recursion_context() returned (not -1)
+ */
+void perf_swevent_put_recursion_context(int rctx)
+{
+	barrier();
+	current->perf_recursion[rctx] = 0;
+}
+
+/* ---------------------------------------------------------------------
+ * Counting
+ */
+
+static __always_inline bool perf_swevent_counts(struct perf_event *event,
+						struct pt_regs *regs)
+{
+	if (event->hw.state & PERF_HES_STOPPED)
+		return false;
+	if (!regs)
+		return true;
+	if (user_mode(regs))
+		return !event->attr.exclude_user;
+	return !event->attr.exclude_kernel;
+}
+
+/**
+ * ___perf_sw_event - count a software event, no recursion check
+ * @event_id: PERF_COUNT_SW_*
+ * @nr: how many occurrences
+ * @regs: where it happened, for the exclude_user/exclude_kernel filters;
+ *	  may be NULL (then they do not filter)
+ * @addr: the data address, if any (for sampling; unused while counting)
+ *
+ * Caller has preemption off and either holds the recursion context or,
+ * like the scheduler hooks, cannot recurse.
+ */
+void ___perf_sw_event(u32 event_id, u64 nr, struct pt_regs *regs, u64 addr)
+{
+	struct hlist_head *head;
+	struct perf_event *event;
+
+	if (WARN_ON_ONCE(event_id >= PERF_COUNT_SW_MAX))
+		return;
+
+	head = &this_cpu_ptr(&perf_swevent_cpu)->on_pmu[event_id];
+	rcu_read_lock();
+	hlist_for_each_entry_rcu(event, head, hlist_entry) {
+		if (perf_swevent_counts(event, regs))
+			local64_add(nr, &event->count);
+	}
+	rcu_read_unlock();
+}
+
+/**
+ * __perf_sw_event - count a software event
+ * @event_id: PERF_COUNT_SW_*
+ * @nr: how many occurrences
+ * @regs: where it happened, or NULL
+ * @addr: the data address, if any
+ *
+ * The slow path of perf_sw_event(), taken while the counter has events.
+ * Any context but NMI.
+ */
+void __perf_sw_event(u32 event_id, u64 nr, struct pt_regs *regs, u64 addr)
+{
+	int rctx;
+
+	preempt_disable_notrace();
+	rctx = perf_swevent_get_recursion_context();
+	if (likely(rctx >= 0)) {
+		___perf_sw_event(event_id, nr, regs, addr);
+		perf_swevent_put_recursion_context(rctx);
+	}
+	preempt_enable_notrace();
+}
+
+/**
+ * perf_swevent_set_period - start the next sampling period of an event
+ * @event: a sampling event counted in software (hw.period_left runs from
+ *	   minus the period up to 0, where it overflows)
+ *
+ * Moves hw.period_left back below 0 by whole periods of hw.last_period,
+ * then makes hw.sample_period the period from now on.  Callers that start
+ * an event set hw.last_period first.
+ *
+ * Return: the number of periods that had elapsed (0 if none).
+ */
+u64 perf_swevent_set_period(struct perf_event *event)
+{
+	struct hw_perf_event *hwc = &event->hw;
+	u64 period = hwc->last_period ?: hwc->sample_period;
+	s64 left, rest;
+	u64 elapsed;
+
+	hwc->last_period = hwc->sample_period;
+	if (!period)
+		return 0;
+
+	left = local64_read(&hwc->period_left);
+	do {
+		if (left < 0)
+			return 0;
+		elapsed = div64_u64(left, period) + 1;
+		rest = left - (s64)(elapsed * period);
+	} while (!local64_try_cmpxchg(&hwc->period_left, &left, rest));
+
+	return elapsed;
+}
+
+/* ---------------------------------------------------------------------
+ * The "software" PMU
+ */
+
+static struct pmu perf_swevent_pmu;
+static struct pmu perf_cpu_clock_pmu;
+static struct pmu perf_task_clock_pmu;
+
+static bool perf_swevent_is_sampling(struct perf_event *event)
+{
+	return event->attr.sample_period != 0;	/* also sample_freq */
+}
+
+static void perf_swevent_destroy(struct perf_event *event)
+{
+	static_key_slow_dec(&perf_swevent_enabled[event->attr.config]);
+}
+
+static int perf_swevent_event_init(struct perf_event *event)
+{
+	u64 config = event->attr.config;
+
+	if (event->attr.type != PERF_TYPE_SOFTWARE)
+		return -ENOENT;
+
+	switch (config) {
+	case PERF_COUNT_SW_CPU_CLOCK:
+		event->attr.type = perf_cpu_clock_pmu.type;
+		return -ENOENT;
+	case PERF_COUNT_SW_TASK_CLOCK:
+		event->attr.type = perf_task_clock_pmu.type;
+		return -ENOENT;
+	case PERF_COUNT_SW_BPF_OUTPUT:
+		return -EOPNOTSUPP;	/* needs the ring buffer */
+	}
+	if (config >= PERF_COUNT_SW_MAX)
+		return -ENOENT;
+	if (perf_swevent_is_sampling(event))
+		return -EOPNOTSUPP;
+
+	/*
+	 * An inherited event is covered by its parent's key reference: the
+	 * parent outlives its children.  Taking one here would nest the CPU
+	 * hotplug lock inside the parent context's mutex.
+	 */
+	if (!event->parent) {
+		static_key_slow_inc(&perf_swevent_enabled[config]);
+		event->destroy = perf_swevent_destroy;
+	}
+	return 0;
+}
+
+static int perf_swevent_add(struct perf_event *event, int flags)
+{
+	struct perf_swevent_cpu *swc = this_cpu_ptr(&perf_swevent_cpu);
+
+	event->hw.state = (flags & PERF_EF_START) ? 0 : PERF_HES_STOPPED;
+	hlist_add_head_rcu(&event->hlist_entry, &swc->on_pmu[event->attr.config]);
+	return 0;
+}
+
+static void perf_swevent_del(struct perf_event *event, int flags)
+{
+	event->hw.state = PERF_HES_STOPPED;
+	hlist_del_rcu(&event->hlist_entry);
+}
+
+static void perf_swevent_start(struct perf_event *event, int flags)
+{
+	event->hw.state = 0;
+}
+
+static void perf_swevent_stop(struct perf_event *event, int flags)
+{
+	event->hw.state = PERF_HES_STOPPED;
+}
+
+/* The count is kept in event->count directly. */
+static void perf_swevent_read(struct perf_event *event)
+{
+}
+
+static struct pmu perf_swevent_pmu = {
+	.task_ctx_nr	= perf_sw_context,
+	.capabilities	= PERF_PMU_CAP_NO_NMI,
+
+	.event_init	= perf_swevent_event_init,
+	.add		= perf_swevent_add,
+	.del		= perf_swevent_del,
+	.start		= perf_swevent_start,
+	.stop		= perf_swevent_stop,
+	.read		= perf_swevent_read,
+};
+
+/* ---------------------------------------------------------------------
+ * "cpu_clock" and "task_clock"
+ *
+ * Both count perf_clock() nanoseconds between start and stop; hw.prev_count
+ * is the clock value the count was last brought up to.
+ */
+
+static void perf_clock_event_update(struct perf_event *event)
+{
+	u64 now = perf_clock();
+	u64 then = local64_xchg(&event->hw.prev_count, now);
+
+	local64_add(now - then, &event->count);
+}
+
+static void perf_clock_event_start(struct perf_event *event, int flags)
+{
+	local64_set(&event->hw.prev_count, perf_clock());
+	event->hw.state = 0;
+}
+
+static void perf_clock_event_stop(struct perf_event *event, int flags)
+{
+	if (event->hw.state & PERF_HES_STOPPED)
+		return;
+	perf_clock_event_update(event);
+	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
+}
+
+static int perf_clock_event_add(struct perf_event *event, int flags)
+{
+	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
+	if (flags & PERF_EF_START)
+		perf_clock_event_start(event, flags);
+	return 0;
+}
+
+static void perf_clock_event_del(struct perf_event *event, int flags)
+{
+	perf_clock_event_stop(event, PERF_EF_UPDATE);
+}
+
+static void perf_clock_event_read(struct perf_event *event)
+{
+	if (!(event->hw.state & PERF_HES_STOPPED))
+		perf_clock_event_update(event);
+}
+
+static int perf_clock_event_init(struct perf_event *event, struct pmu *pmu,
+				 u64 config)
+{
+	if (event->attr.type != pmu->type || event->attr.config != config)
+		return -ENOENT;
+	if (perf_swevent_is_sampling(event))
+		return -EOPNOTSUPP;	/* needs the sampling hrtimer */
+	return 0;
+}
+
+static int perf_cpu_clock_event_init(struct perf_event *event)
+{
+	return perf_clock_event_init(event, &perf_cpu_clock_pmu,
+				     PERF_COUNT_SW_CPU_CLOCK);
+}
+
+static int perf_task_clock_event_init(struct perf_event *event)
+{
+	return perf_clock_event_init(event, &perf_task_clock_pmu,
+				     PERF_COUNT_SW_TASK_CLOCK);
+}
+
+static struct pmu perf_cpu_clock_pmu = {
+	.task_ctx_nr	= perf_sw_context,
+	.capabilities	= PERF_PMU_CAP_NO_NMI,
+	.dev		= PMU_NULL_DEV,
+
+	.event_init	= perf_cpu_clock_event_init,
+	.add		= perf_clock_event_add,
+	.del		= perf_clock_event_del,
+	.start		= perf_clock_event_start,
+	.stop		= perf_clock_event_stop,
+	.read		= perf_clock_event_read,
+};
+
+static struct pmu perf_task_clock_pmu = {
+	.task_ctx_nr	= perf_sw_context,
+	.capabilities	= PERF_PMU_CAP_NO_NMI,
+	.dev		= PMU_NULL_DEV,
+
+	.event_init	= perf_task_clock_event_init,
+	.add		= perf_clock_event_add,
+	.del		= perf_clock_event_del,
+	.start		= perf_clock_event_start,
+	.stop		= perf_clock_event_stop,
+	.read		= perf_clock_event_read,
+};
+
+/**
+ * perf_is_cpu_clock - is this a cpu-clock event
+ * @event: an initialised event
+ *
+ * Return: true if @event belongs to the cpu_clock PMU.
+ */
+bool perf_is_cpu_clock(struct perf_event *event)
+{
+	return event->pmu == &perf_cpu_clock_pmu;
+}
+
+/* ---------------------------------------------------------------------
+ * Setup
+ */
+
+/**
+ * perf_swevent_init_cpu - a CPU is being prepared or came online
+ * @cpu: the CPU
+ *
+ * The per-CPU lists are static; a CPU that is not online must have no
+ * software event on its PMU.
+ */
+void perf_swevent_init_cpu(unsigned int cpu)
+{
+	struct perf_swevent_cpu *swc = per_cpu_ptr(&perf_swevent_cpu, cpu);
+	int i;
+
+	if (cpu_online(cpu))
+		return;
+	for (i = 0; i < PERF_COUNT_SW_MAX; i++)
+		WARN_ON_ONCE(!hlist_empty(&swc->on_pmu[i]));
+}
+
+/**
+ * perf_swevent_setup - register the software PMUs (boot, once)
+ */
+void __init perf_swevent_setup(void)
+{
+	WARN_ON(perf_pmu_register(&perf_swevent_pmu, "software",
+				  PERF_TYPE_SOFTWARE));
+	WARN_ON(perf_pmu_register(&perf_cpu_clock_pmu, "cpu_clock", -1));
+	WARN_ON(perf_pmu_register(&perf_task_clock_pmu, "task_clock", -1));
+}
