@@ -30,6 +30,7 @@
 #include <linux/perf_event.h>
 #include <linux/hrtimer.h>
 #include <linux/lockdep.h>
+#include <linux/sched/clock.h>
 
 /* ctx->is_active and the what-to-schedule masks of context.c */
 #define EVENT_FLEXIBLE	0x01
@@ -75,21 +76,13 @@ DECLARE_PER_CPU(struct perf_cpu_context, perf_cpu_context);
 
 /* --- context.c -------------------------------------------------------- */
 
-/*
- * ctx->task of a task context whose task has gone through its perf exit,
- * and event->owner of a counter made by perf_event_create_kernel_counter().
- */
-#define TASK_TOMBSTONE	((struct task_struct *)-1L)
-
-/*
- * perf_ctx_find_get() returns the context referenced and pinned (kept from
- * being swapped with a clone); the opener calls perf_ctx_unpin() once the
- * event is installed (its reference then passes to the event), or
- * perf_ctx_unpin() and perf_ctx_put() if it gives up.
- */
 struct perf_event_context *perf_ctx_find_get(struct task_struct *task,
 					     int cpu);
-void perf_ctx_unpin(struct perf_event_context *ctx);
+/*
+ * ctx->mutex held: a task context whose task has been through its perf
+ * exit (inherit.c), which must take no new event (the opener: -ESRCH).
+ */
+bool perf_ctx_is_dead(struct perf_event_context *ctx);
 struct perf_event_context *perf_task_ctx_get(struct task_struct *task);
 void perf_ctx_get(struct perf_event_context *ctx);
 void perf_ctx_put(struct perf_event_context *ctx);
@@ -122,6 +115,12 @@ int perf_event_period_locked(struct perf_event *event, u64 value);
 int perf_event_sync(struct perf_event *event, bool group);
 void perf_event_times_now(struct perf_event *event, u64 *enabled,
 			  u64 *running);
+/*
+ * The same without ctx->lock, for perf_event_read_local(): IRQs off (maybe
+ * in NMI), the event's context active on this CPU or not active at all.
+ */
+void perf_event_times_local(struct perf_event *event, u64 *enabled,
+			    u64 *running);
 
 /* Task hooks used by inherit.c; ctx->mutex held where noted. */
 struct perf_event_context *perf_task_ctx_alloc(struct task_struct *task);
@@ -159,7 +158,7 @@ int perf_copy_attr(struct perf_event_attr __user *uattr,
 
 /* --- read.c ----------------------------------------------------------- */
 
-/* read(2) of an event fd; takes the context lock itself. */
+/* read(2) of an event fd, after the LSM check; takes the context lock. */
 ssize_t perf_read_event(struct perf_event *event, char __user *buf,
 			size_t count);
 u64 perf_event_total(struct perf_event *event, u64 *enabled, u64 *running);
@@ -201,8 +200,6 @@ void perf_child_fold(struct perf_event *child);
 int perf_pmu_init_event(struct perf_event *event);
 void perf_pmu_put_event(struct perf_event *event);
 struct pmu *perf_pmu_by_type(u32 type);	/* under pmus_srcu */
-/* CPUs sharing @cpu's counters of a PERF_PMU_SCOPE_* scope, or NULL. */
-const struct cpumask *perf_scope_cpumask(unsigned int scope, int cpu);
 extern struct srcu_struct pmus_srcu;
 extern struct list_head perf_pmus;
 extern struct mutex perf_pmus_lock;

@@ -1,0 +1,299 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ioctl(2) on an event fd, and prctl(PR_TASK_PERF_EVENTS_{EN,DIS}ABLE).
+ *
+ * Every request runs with the event's context mutex held.  ENABLE, DISABLE
+ * and RESET act on the event and its inherited copies, or with
+ * PERF_IOC_FLAG_GROUP on every member of the event's group and their
+ * inherited copies.
+ *
+ * Step 1 has no ring buffer, no sampling output, no tracepoint or BPF
+ * attachment.  Where mainline answers a request on such an event with an
+ * error anyway (PAUSE_OUTPUT without a buffer: -EINVAL, SET_OUTPUT to an
+ * event without a buffer: -EINVAL, SET_FILTER on an event that takes no
+ * filter: -EINVAL) that error is returned; what would work in mainline and
+ * does not here yet fails with -EOPNOTSUPP.
+ */
+
+#include <linux/bpf.h>
+#include <linux/capability.h>
+#include <linux/compat.h>
+#include <linux/file.h>
+#include <linux/perf_event.h>
+#include <linux/sched.h>
+#include <linux/security.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/trace_events.h>
+#include <linux/uaccess.h>
+
+#include "internal.h"
+
+typedef void (*perf_event_action_t)(struct perf_event *event);
+
+/* @action on @event and its inherited copies; caller holds ctx->mutex. */
+static void perf_event_apply_with_children(struct perf_event *event,
+					   perf_event_action_t action)
+{
+	struct perf_event *child;
+
+	mutex_lock(&event->child_mutex);
+	action(event);
+	list_for_each_entry(child, &event->child_list, child_entry)
+		action(child);
+	mutex_unlock(&event->child_mutex);
+}
+
+/* @action on every member of @event's group, and their copies. */
+static void perf_event_apply_to_group(struct perf_event *event,
+				      perf_event_action_t action)
+{
+	struct perf_event *leader = event->group_leader;
+	struct perf_event *sibling;
+
+	perf_event_apply_with_children(leader, action);
+	for_each_sibling_event(sibling, leader)
+		perf_event_apply_with_children(sibling, action);
+}
+
+/* The checks of the new value (-EINVAL) are perf_event_period_locked()'s. */
+static int perf_ioctl_period(struct perf_event *event, u64 __user *uperiod)
+{
+	u64 period;
+
+	if (copy_from_user(&period, uperiod, sizeof(period)))
+		return -EFAULT;
+
+	return perf_event_period_locked(event, period);
+}
+
+static int perf_ioctl_id(struct perf_event *event, u64 __user *uid)
+{
+	u64 id = perf_event_primary_id(event);
+
+	return copy_to_user(uid, &id, sizeof(id)) ? -EFAULT : 0;
+}
+
+/*
+ * fd -1 undoes a redirection, which with no buffers anywhere is a no-op.
+ * Any other fd must be a perf event; mainline then refuses the event
+ * itself, another CPU's or task's event, another clock, and any target
+ * without a mapped buffer, all with -EINVAL: in step 1 that is every one.
+ */
+static int perf_ioctl_set_output(struct perf_event *event, unsigned long arg)
+{
+	struct perf_event *target;
+	struct fd target_file;
+	int err;
+
+	if (arg == (unsigned long)-1)
+		return 0;
+
+	err = perf_event_fd_get((int)arg, &target_file, &target);
+	if (err)
+		return err;
+	fdput(target_file);
+
+	return -EINVAL;
+}
+
+/*
+ * Filters are for tracepoints (ftrace filter syntax) and for PMUs with
+ * address filters; neither exists in step 1.  Others take none.
+ */
+static int perf_ioctl_set_filter(struct perf_event *event,
+				 const char __user *ufilter)
+{
+	char *filter;
+	int err = -EINVAL;
+
+	filter = strndup_user(ufilter, PAGE_SIZE);
+	if (IS_ERR(filter))
+		return PTR_ERR(filter);
+
+	if (event->attr.type == PERF_TYPE_TRACEPOINT ||
+	    event->pmu->nr_addr_filters)
+		err = -EOPNOTSUPP;
+
+	kfree(filter);
+	return err;
+}
+
+/* The fd is checked as mainline does; attaching waits for a later step. */
+static int perf_ioctl_set_bpf(struct perf_event *event, u32 prog_fd)
+{
+	struct bpf_prog *prog;
+
+	prog = bpf_prog_get(prog_fd);
+	if (IS_ERR(prog))
+		return PTR_ERR(prog);
+
+	bpf_prog_put(prog);
+	return -EOPNOTSUPP;
+}
+
+/*
+ * Only breakpoints can be changed in place in mainline, and breakpoint
+ * events are not in step 1.
+ */
+static int perf_ioctl_modify(struct perf_event *event,
+			     struct perf_event_attr __user *uattr)
+{
+	struct perf_event_attr new_attr;
+	int err;
+
+	err = perf_copy_attr(uattr, &new_attr);
+	if (err)
+		return err;
+
+	if (new_attr.type != event->attr.type)
+		return -EINVAL;
+
+	return -EOPNOTSUPP;
+}
+
+static long perf_ioctl_locked(struct perf_event *event, unsigned int cmd,
+			      unsigned long arg)
+{
+	void __user *uarg = (void __user *)arg;
+	perf_event_action_t action;
+
+	switch (cmd) {
+	case PERF_EVENT_IOC_ENABLE:
+		action = perf_event_enable_locked;
+		break;
+	case PERF_EVENT_IOC_DISABLE:
+		action = perf_event_disable_locked;
+		break;
+	case PERF_EVENT_IOC_RESET:
+		action = perf_event_reset_locked;
+		break;
+	case PERF_EVENT_IOC_REFRESH:
+		/* -EINVAL on inherited and non-sampling events */
+		return perf_event_refresh_locked(event, (int)arg);
+	case PERF_EVENT_IOC_PERIOD:
+		return perf_ioctl_period(event, uarg);
+	case PERF_EVENT_IOC_ID:
+		return perf_ioctl_id(event, uarg);
+	case PERF_EVENT_IOC_SET_OUTPUT:
+		return perf_ioctl_set_output(event, arg);
+	case PERF_EVENT_IOC_SET_FILTER:
+		return perf_ioctl_set_filter(event, uarg);
+	case PERF_EVENT_IOC_SET_BPF:
+		return perf_ioctl_set_bpf(event, (u32)arg);
+	case PERF_EVENT_IOC_PAUSE_OUTPUT:
+		/* Pausing needs a ring buffer, which no event has yet. */
+		return -EINVAL;
+	case PERF_EVENT_IOC_QUERY_BPF:
+		return perf_event_query_prog_array(event, uarg);
+	case PERF_EVENT_IOC_MODIFY_ATTRIBUTES:
+		return perf_ioctl_modify(event, uarg);
+	default:
+		return -ENOTTY;
+	}
+
+	if ((u32)arg & PERF_IOC_FLAG_GROUP)
+		perf_event_apply_to_group(event, action);
+	else
+		perf_event_apply_with_children(event, action);
+
+	return 0;
+}
+
+/**
+ * perf_ioctl - the ioctl() of an event fd
+ * @file: the event's file
+ * @cmd: PERF_EVENT_IOC_*
+ * @arg: the request's argument
+ *
+ * Return: 0 or a request's positive result, -ENOTTY for an unknown
+ * request, another negative errno on failure.
+ */
+long perf_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	struct perf_event *event = file->private_data;
+	struct perf_event_context *ctx;
+	long ret;
+
+	/* Most requests change the event: the LSM sees them as writes. */
+	ret = security_perf_event_write(event);
+	if (ret)
+		return ret;
+
+	ctx = perf_event_ctx_lock(event);
+	ret = perf_ioctl_locked(event, cmd, arg);
+	perf_event_ctx_unlock(event, ctx);
+
+	return ret;
+}
+
+#ifdef CONFIG_COMPAT
+/**
+ * perf_compat_ioctl - ioctl() of an event fd from a 32-bit task
+ * @file: the event's file
+ * @cmd: PERF_EVENT_IOC_*
+ * @arg: the request's argument
+ *
+ * The requests whose number encodes a pointer's size are built with a
+ * 4-byte size by 32-bit programs; they are renumbered to the native size.
+ *
+ * Return: as perf_ioctl().
+ */
+long perf_compat_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	switch (_IOC_NR(cmd)) {
+	case _IOC_NR(PERF_EVENT_IOC_SET_FILTER):
+	case _IOC_NR(PERF_EVENT_IOC_ID):
+	case _IOC_NR(PERF_EVENT_IOC_QUERY_BPF):
+	case _IOC_NR(PERF_EVENT_IOC_MODIFY_ATTRIBUTES):
+		if (_IOC_SIZE(cmd) == sizeof(compat_uptr_t))
+			cmd = (cmd & ~IOCSIZE_MASK) |
+			      (sizeof(void *) << IOCSIZE_SHIFT);
+		break;
+	}
+
+	return perf_ioctl(file, cmd, arg);
+}
+#endif
+
+/* Each event the current task opened, with its inherited copies. */
+static void perf_owned_events_apply(perf_event_action_t action)
+{
+	struct perf_event_context *ctx;
+	struct perf_event *event;
+
+	mutex_lock(&current->perf_event_mutex);
+	list_for_each_entry(event, &current->perf_event_list, owner_entry) {
+		ctx = perf_event_ctx_lock(event);
+		perf_event_apply_with_children(event, action);
+		perf_event_ctx_unlock(event, ctx);
+	}
+	mutex_unlock(&current->perf_event_mutex);
+}
+
+/**
+ * perf_event_task_enable - prctl(PR_TASK_PERF_EVENTS_ENABLE)
+ *
+ * Enables every event the calling task opened (wherever it counts) and
+ * their inherited copies.
+ *
+ * Return: 0.
+ */
+int perf_event_task_enable(void)
+{
+	perf_owned_events_apply(perf_event_enable_locked);
+	return 0;
+}
+
+/**
+ * perf_event_task_disable - prctl(PR_TASK_PERF_EVENTS_DISABLE)
+ *
+ * Disables every event the calling task opened and their inherited copies.
+ *
+ * Return: 0.
+ */
+int perf_event_task_disable(void)
+{
+	perf_owned_events_apply(perf_event_disable_locked);
+	return 0;
+}

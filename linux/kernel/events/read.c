@@ -1,0 +1,405 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Reading counts: read(2) on an event fd in the layouts attr.read_format
+ * selects, and the in-kernel readers perf_event_read_value() and
+ * perf_event_read_local().
+ *
+ * An event's total is its own count plus what its inherited copies
+ * counted: the copies that have exited were folded into child_count and
+ * child_total_time_* (inherit.c); the live ones, on event->child_list, are
+ * read one by one under event->child_mutex.
+ *
+ * read() layouts, in u64 words (the UAPI header draws the same):
+ *
+ *   one event:   value [enabled] [running] [id] [lost]
+ *   group:       nr [enabled] [running] then, for the leader and each
+ *                sibling in group order: value [id] [lost]
+ *
+ * A group's times are the leader's: its members go on and off the PMU
+ * together.
+ */
+
+#include <linux/irqflags.h>
+#include <linux/perf_event.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/smp.h>
+#include <linux/topology.h>
+#include <linux/uaccess.h>
+
+#include "internal.h"
+
+/* The words per group member, and the words before the first member. */
+static unsigned int perf_read_member_words(u64 read_format)
+{
+	return 1 + !!(read_format & PERF_FORMAT_ID) +
+	       !!(read_format & PERF_FORMAT_LOST);
+}
+
+static unsigned int perf_read_header_words(u64 read_format)
+{
+	return !!(read_format & PERF_FORMAT_GROUP) +
+	       !!(read_format & PERF_FORMAT_TOTAL_TIME_ENABLED) +
+	       !!(read_format & PERF_FORMAT_TOTAL_TIME_RUNNING);
+}
+
+/**
+ * perf_read_size_for - bytes read() returns for a read_format
+ * @read_format: attr.read_format
+ * @nr_siblings: siblings in the group (only counts with PERF_FORMAT_GROUP)
+ *
+ * Return: the size in bytes.
+ */
+size_t perf_read_size_for(u64 read_format, int nr_siblings)
+{
+	size_t members = 1;
+
+	if (read_format & PERF_FORMAT_GROUP)
+		members += nr_siblings;
+
+	return sizeof(u64) * (perf_read_header_words(read_format) +
+			      members * perf_read_member_words(read_format));
+}
+
+/**
+ * perf_event_calc_read_size - set event->read_size
+ * @event: the event, whose group is not changing (ctx->mutex held, or not
+ *	   installed yet)
+ *
+ * To be called again for every member whenever the group grows or shrinks.
+ */
+void perf_event_calc_read_size(struct perf_event *event)
+{
+	event->read_size = perf_read_size_for(event->attr.read_format,
+					      event->group_leader->nr_siblings);
+}
+
+/* count, plus what the inherited copies that exited left behind. */
+static u64 perf_event_count_with_exited(struct perf_event *event)
+{
+	return local64_read(&event->count) + atomic64_read(&event->child_count);
+}
+
+/**
+ * perf_event_total - an event's count and times, its inherited copies' in
+ * @event: the event (a parent: user events and kernel counters are)
+ * @enabled: set to the total time enabled
+ * @running: set to the total time on the PMU
+ *
+ * ctx->mutex of @event held by the caller; takes @event->child_mutex.
+ * Active events, the copies included, are brought up to date first.
+ *
+ * Return: the total count.
+ */
+u64 perf_event_total(struct perf_event *event, u64 *enabled, u64 *running)
+{
+	struct perf_event *child;
+	u64 total;
+
+	mutex_lock(&event->child_mutex);
+
+	perf_event_sync(event, false);
+	total = perf_event_count_with_exited(event);
+	*enabled = event->total_time_enabled +
+		   atomic64_read(&event->child_total_time_enabled);
+	*running = event->total_time_running +
+		   atomic64_read(&event->child_total_time_running);
+
+	list_for_each_entry(child, &event->child_list, child_entry) {
+		perf_event_sync(child, false);
+		total += perf_event_count_with_exited(child);
+		*enabled += child->total_time_enabled;
+		*running += child->total_time_running;
+	}
+
+	mutex_unlock(&event->child_mutex);
+
+	return total;
+}
+
+/**
+ * perf_event_read_value - read an in-kernel counter
+ * @event: the counter (from perf_event_create_kernel_counter(), or any
+ *	   event the caller holds a reference to)
+ * @enabled: set to the time the counter was enabled, in ns
+ * @running: set to the time it was on the PMU, in ns
+ *
+ * Sleeps (takes the context mutex); may send an IPI to read a counter
+ * that is active on another CPU.  Counts of inherited copies are included.
+ *
+ * Return: the count.
+ */
+u64 perf_event_read_value(struct perf_event *event, u64 *enabled, u64 *running)
+{
+	struct perf_event_context *ctx;
+	u64 count;
+
+	ctx = perf_event_ctx_lock(event);
+	count = perf_event_total(event, enabled, running);
+	perf_event_ctx_unlock(event, ctx);
+
+	return count;
+}
+EXPORT_SYMBOL_GPL(perf_event_read_value);
+
+static ssize_t perf_read_one(struct perf_event *event, char __user *buf)
+{
+	u64 read_format = event->attr.read_format;
+	u64 enabled, running;
+	u64 words[5];
+	int n = 0;
+
+	words[n++] = perf_event_total(event, &enabled, &running);
+	if (read_format & PERF_FORMAT_TOTAL_TIME_ENABLED)
+		words[n++] = enabled;
+	if (read_format & PERF_FORMAT_TOTAL_TIME_RUNNING)
+		words[n++] = running;
+	if (read_format & PERF_FORMAT_ID)
+		words[n++] = perf_event_primary_id(event);
+	if (read_format & PERF_FORMAT_LOST)
+		words[n++] = atomic64_read(&event->lost_samples);
+
+	if (copy_to_user(buf, words, n * sizeof(u64)))
+		return -EFAULT;
+
+	return n * sizeof(u64);
+}
+
+/* One member's slot in a group read: value, then [id] [lost]. */
+static u64 *perf_read_group_member(struct perf_event *member, u64 read_format,
+				   u64 *slot)
+{
+	*slot++ += perf_event_count_with_exited(member);
+	if (read_format & PERF_FORMAT_ID)
+		*slot++ = perf_event_primary_id(member);
+	if (read_format & PERF_FORMAT_LOST)
+		*slot++ = atomic64_read(&member->lost_samples);
+
+	return slot;
+}
+
+/*
+ * Add the counts of @leader's group (the parent's group or one inherited
+ * copy of it) to @words.  -ECHILD if the copy no longer has the parent's
+ * shape: the sums would mix up members.
+ */
+static int perf_read_group_add(struct perf_event *leader, u64 read_format,
+			       u64 *words)
+{
+	struct perf_event_context *ctx = leader->ctx;
+	struct perf_event *parent = leader->parent;
+	struct perf_event *sibling;
+	unsigned long flags;
+	u64 *slot = words + 1;	/* words[0] is nr */
+	int err;
+
+	err = perf_event_sync(leader, true);
+	if (err)
+		return err;
+
+	/* ctx->lock keeps the sibling list still while it is walked. */
+	raw_spin_lock_irqsave(&ctx->lock, flags);
+
+	if (parent && (parent->group_generation != leader->group_generation ||
+		       parent->nr_siblings != leader->nr_siblings)) {
+		err = -ECHILD;
+		goto out;
+	}
+
+	if (read_format & PERF_FORMAT_TOTAL_TIME_ENABLED)
+		*slot++ += leader->total_time_enabled +
+			   atomic64_read(&leader->child_total_time_enabled);
+	if (read_format & PERF_FORMAT_TOTAL_TIME_RUNNING)
+		*slot++ += leader->total_time_running +
+			   atomic64_read(&leader->child_total_time_running);
+
+	slot = perf_read_group_member(leader, read_format, slot);
+	for_each_sibling_event(sibling, leader)
+		slot = perf_read_group_member(sibling, read_format, slot);
+
+out:
+	raw_spin_unlock_irqrestore(&ctx->lock, flags);
+	return err;
+}
+
+/* @size: the layout's size for the group as it is now (ctx->mutex held) */
+static ssize_t perf_read_group(struct perf_event *event, char __user *buf,
+			       size_t size)
+{
+	struct perf_event *leader = event->group_leader;
+	u64 read_format = event->attr.read_format;
+	struct perf_event *child;
+	u64 *words;
+	ssize_t ret;
+
+	words = kzalloc(size, GFP_KERNEL);
+	if (!words)
+		return -ENOMEM;
+
+	words[0] = 1 + leader->nr_siblings;
+
+	mutex_lock(&leader->child_mutex);
+	ret = perf_read_group_add(leader, read_format, words);
+	list_for_each_entry(child, &leader->child_list, child_entry) {
+		if (ret)
+			break;
+		ret = perf_read_group_add(child, read_format, words);
+	}
+	mutex_unlock(&leader->child_mutex);
+
+	if (!ret)
+		ret = copy_to_user(buf, words, size) ? -EFAULT : size;
+
+	kfree(words);
+	return ret;
+}
+
+/**
+ * perf_read_event - read(2) on an event fd
+ * @event: the file's event
+ * @buf: the user's buffer
+ * @count: its size
+ *
+ * The LSM check is the caller's (perf_fops); takes the context lock.
+ *
+ * Return: the bytes written (the read_format layout), 0 for an event in error
+ * state (a pinned event that could not go on the PMU: end of file),
+ * -ENOSPC if @count is smaller than the layout, -EFAULT, -ENOMEM, or
+ * -ECHILD for a group whose inherited copies no longer match it.
+ */
+ssize_t perf_read_event(struct perf_event *event, char __user *buf,
+			size_t count)
+{
+	u64 read_format = event->attr.read_format;
+	struct perf_event_context *ctx;
+	size_t size;
+	ssize_t ret;
+
+	ctx = perf_event_ctx_lock(event);
+
+	/*
+	 * The size from the group as it stands (it cannot change while
+	 * ctx->mutex is held), not a cached one: the buffer below is filled
+	 * for every member there is now.
+	 */
+	size = perf_read_size_for(read_format,
+				  event->group_leader->nr_siblings);
+
+	if (event->state == PERF_EVENT_STATE_ERROR)
+		ret = 0;
+	else if (count < size)
+		ret = -ENOSPC;
+	else if (read_format & PERF_FORMAT_GROUP)
+		ret = perf_read_group(event, buf, size);
+	else
+		ret = perf_read_one(event, buf);
+
+	perf_event_ctx_unlock(event, ctx);
+
+	return ret;
+}
+
+/**
+ * perf_event_read_cpu - the CPU to read an event on, seen from this CPU
+ * @event: the event
+ * @cpu: the CPU the event is on or bound to (or -1)
+ *
+ * Counters that serve a whole package, die or other scope (the PMU says
+ * which, per event through PERF_EV_CAP_READ_SCOPE or
+ * PERF_EV_CAP_READ_ACTIVE_PKG) can be read from any CPU of that scope:
+ * if this CPU is one, it is returned instead of @cpu.  Caller has
+ * preemption off.
+ *
+ * Return: this CPU or @cpu.
+ */
+int perf_event_read_cpu(struct perf_event *event, int cpu)
+{
+	int this_cpu = smp_processor_id();
+
+	if ((unsigned int)cpu >= nr_cpu_ids || cpu == this_cpu)
+		return cpu;
+
+	if (event->group_caps & PERF_EV_CAP_READ_SCOPE) {
+		const struct cpumask *scope;
+
+		scope = perf_pmu_scope_span(event->pmu->scope, cpu);
+		if (scope && cpumask_test_cpu(this_cpu, scope))
+			return this_cpu;
+	}
+
+	if ((event->group_caps & PERF_EV_CAP_READ_ACTIVE_PKG) &&
+	    topology_physical_package_id(cpu) ==
+	    topology_physical_package_id(this_cpu))
+		return this_cpu;
+
+	return cpu;
+}
+
+/**
+ * perf_event_read_local - read a counter without sleeping or IPIs
+ * @event: the event
+ * @value: set to its count
+ * @enabled: if not NULL, set to its time enabled
+ * @running: if not NULL, set to its time on the PMU
+ *
+ * For BPF programs and other callers in atomic context, NMI included.
+ * Only an event that can be read right here works: one of the current
+ * task, or bound to this CPU (or to a CPU it can be read from).  IRQs are
+ * off while it is read, so nothing reschedules it meanwhile.
+ *
+ * Return: 0; -EOPNOTSUPP for an inherited event (its copies cannot be
+ * summed here), -EINVAL for another task's event or another CPU's, -EBUSY
+ * for a pinned event that is not on this CPU.
+ */
+int perf_event_read_local(struct perf_event *event, u64 *value,
+			  u64 *enabled, u64 *running)
+{
+	unsigned long flags;
+	int this_cpu, on_cpu;
+	int ret = 0;
+
+	local_irq_save(flags);
+	this_cpu = smp_processor_id();
+
+	if (event->attr.inherit) {
+		ret = -EOPNOTSUPP;
+		goto out;
+	}
+
+	if (event->attach_state & PERF_ATTACH_TASK) {
+		if (event->hw.target != current) {
+			ret = -EINVAL;
+			goto out;
+		}
+	} else if (perf_event_read_cpu(event, event->cpu) != this_cpu) {
+		ret = -EINVAL;
+		goto out;
+	}
+
+	on_cpu = perf_event_read_cpu(event, READ_ONCE(event->oncpu));
+
+	if (event->attr.pinned && on_cpu != this_cpu) {
+		ret = -EBUSY;
+		goto out;
+	}
+
+	/* Active here: fold in what the hardware counted since last time. */
+	if (on_cpu == this_cpu)
+		event->pmu->read(event);
+
+	*value = local64_read(&event->count);
+
+	if (enabled || running) {
+		u64 time_enabled, time_running;
+
+		perf_event_times_local(event, &time_enabled, &time_running);
+		if (enabled)
+			*enabled = time_enabled;
+		if (running)
+			*running = time_running;
+	}
+
+out:
+	local_irq_restore(flags);
+	return ret;
+}
