@@ -36,6 +36,7 @@
  *   cpu < -1 or >= nr_cpu_ids, or pid == -1 and cpu == -1      EINVAL
  *   sigtrap on a CPU-wide event                                 EINVAL
  *   inherit and PERF_SAMPLE_READ without PERF_SAMPLE_TID        EINVAL
+ *   PERF_SAMPLE_CALLCHAIN deeper than perf_event_max_stack      EOVERFLOW
  *   feature not in this step (perf_pending_attr_check)          EOPNOTSUPP
  *   event allocation: no PMU for type/config, PMU refusal,
  *     uncore PMU for a task, cgroup fd, exclusive PMU busy      ENOENT/...
@@ -352,6 +353,11 @@ static int perf_check_target(struct perf_event_attr *attr,
 	if (attr->inherit && (attr->sample_type & PERF_SAMPLE_READ) &&
 	    !(attr->sample_type & PERF_SAMPLE_TID))
 		return -EINVAL;
+
+	/* Its own errno, so that tools can tell what to lower (man page). */
+	if ((attr->sample_type & PERF_SAMPLE_CALLCHAIN) &&
+	    attr->sample_max_stack > READ_ONCE(sysctl_perf_event_max_stack))
+		return -EOVERFLOW;
 
 	return perf_pending_attr_check(attr);
 }
