@@ -261,8 +261,13 @@ struct perf_event_pmu_context *
 perf_epc_find_get(struct perf_event_context *ctx, struct perf_event *event)
 {
 	struct perf_event_pmu_context *epc, *new = NULL;
+	struct perf_event *leader = event->group_leader;
 	struct pmu *pmu = event->pmu;
 	void *task_data = NULL;
+
+	/* a software sibling goes on and off with its hardware leader */
+	if (leader != event && leader->pmu_ctx)
+		pmu = leader->pmu_ctx->pmu;
 
 	if (!ctx->task) {
 		struct perf_cpu_pmu_context *cpc;
@@ -733,6 +738,20 @@ struct perf_event_context *perf_cpu_task_ctx(void)
  * Running a function where a context is active
  */
 
+/*
+ * What keeps an event in its context while it is changed: its context's
+ * mutex, or for an inherited copy the child_mutex of its parent (ioctls on
+ * the parent reach the copies that way; the exit path removes a copy under
+ * that mutex too).
+ */
+static void assert_event_locked(struct perf_event *event)
+{
+	if (event->parent)
+		lockdep_assert_held(&event->parent->child_mutex);
+	else
+		lockdep_assert_held(&event->ctx->mutex);
+}
+
 typedef void (*ctx_func_t)(struct perf_cpu_context *cpuctx,
 			   struct perf_event_context *ctx, void *info);
 
@@ -787,15 +806,15 @@ static void ctx_call_here(void *data)
 /*
  * Run @func on @ctx: on the CPU where the context is active, or here with
  * ctx->lock held if it is active nowhere.  @func sees cpuctx == NULL in the
- * second case.  ctx->mutex held by the caller, so the context's events do
- * not change under us.
+ * second case.  The caller holds ctx->mutex, or, for an inherited copy,
+ * its parent's child_mutex (assert_event_locked()), so the event stays in
+ * its context meanwhile.
  */
 static void ctx_function_call(struct perf_event_context *ctx, ctx_func_t func,
 			      void *info)
 {
 	struct ctx_call call = { .ctx = ctx, .func = func, .info = info };
 
-	lockdep_assert_held(&ctx->mutex);
 	for (;;) {
 		struct task_struct *task = ctx->task;
 		int cpu = task ? task_cpu(task) : ctx->cpu;
@@ -1004,7 +1023,8 @@ static void enable_func(struct perf_cpu_context *cpuctx,
 {
 	struct perf_event *event = info;
 
-	if (event->state >= PERF_EVENT_STATE_INACTIVE)
+	if (!(event->attach_state & PERF_ATTACH_CONTEXT) ||
+	    event->state >= PERF_EVENT_STATE_INACTIVE)
 		return;
 	event->tstamp = ctx->time;
 	WRITE_ONCE(event->state, PERF_EVENT_STATE_INACTIVE);
@@ -1020,7 +1040,7 @@ void perf_event_enable_locked(struct perf_event *event)
 {
 	struct perf_event_context *ctx = event->ctx;
 
-	lockdep_assert_held(&ctx->mutex);
+	assert_event_locked(event);
 	raw_spin_lock_irq(&ctx->lock);
 	if (event->state >= PERF_EVENT_STATE_INACTIVE ||
 	    event->state < PERF_EVENT_STATE_ERROR) {
@@ -1039,7 +1059,8 @@ static void disable_func(struct perf_cpu_context *cpuctx,
 {
 	struct perf_event *event = info;
 
-	if (event->state < PERF_EVENT_STATE_INACTIVE)
+	if (!(event->attach_state & PERF_ATTACH_CONTEXT) ||
+	    event->state < PERF_EVENT_STATE_INACTIVE)
 		return;
 	if (event->group_leader == event) {
 		group_sched_out(event);
@@ -1058,7 +1079,7 @@ void perf_event_disable_locked(struct perf_event *event)
 {
 	struct perf_event_context *ctx = event->ctx;
 
-	lockdep_assert_held(&ctx->mutex);
+	assert_event_locked(event);
 	if (READ_ONCE(event->state) < PERF_EVENT_STATE_INACTIVE)
 		return;
 	ctx_function_call(ctx, disable_func, event);
@@ -1082,7 +1103,7 @@ static void reset_func(struct perf_cpu_context *cpuctx,
  */
 void perf_event_reset_locked(struct perf_event *event)
 {
-	lockdep_assert_held(&event->ctx->mutex);
+	assert_event_locked(event);
 	ctx_function_call(event->ctx, reset_func, event);
 }
 
@@ -1567,6 +1588,7 @@ int perf_event_init_cpu(unsigned int cpu)
 	perf_swevent_init_cpu(cpu);
 	if (!cpu_online(cpu))
 		return 0;
+	perf_pmu_scope_cpu_online(cpu);
 	mutex_lock(&ctx->mutex);
 	smp_call_function_single(cpu, cpu_ctx_activate, NULL, 1);
 	mutex_unlock(&ctx->mutex);
@@ -1585,6 +1607,9 @@ int perf_event_exit_cpu(unsigned int cpu)
 {
 	struct perf_event_context *ctx = &per_cpu(perf_cpu_context, cpu).ctx;
 
+	/* scoped PMUs move their events away first (their own locking) */
+	if (cpu_online(cpu))
+		perf_pmu_scope_cpu_offline(cpu);
 	mutex_lock(&ctx->mutex);
 	if (cpu_online(cpu))
 		smp_call_function_single(cpu, cpu_ctx_deactivate, NULL, 1);

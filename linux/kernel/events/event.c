@@ -17,6 +17,7 @@
 #include <linux/anon_inodes.h>
 #include <linux/file.h>
 #include <linux/fs.h>
+#include <linux/hw_breakpoint.h>
 #include <linux/jump_label.h>
 #include <linux/perf_event.h>
 #include <linux/pid_namespace.h>
@@ -35,8 +36,15 @@ static atomic64_t perf_event_ids;
  * them (task events, branch-stack users).
  */
 
+/*
+ * Inherited copies are covered by their top parent, which outlives them;
+ * they are made under a context mutex, where static_branch_inc() (which
+ * takes the CPU hotplug lock) must not be called.
+ */
 static bool event_needs_sched_hooks(struct perf_event *event)
 {
+	if (event->parent)
+		return false;
 	return (event->attach_state & PERF_ATTACH_TASK) ||
 	       has_branch_stack(event);
 }
@@ -281,11 +289,10 @@ static void event_free_children(struct perf_event *event)
 		mutex_lock(&event->child_mutex);
 		if (child->parent == event && !list_empty(&child->child_entry)) {
 			list_del_init(&child->child_entry);
+			perf_remove_event(child, DETACH_GROUP | DETACH_DEAD);
 			unlinked = true;
 		}
 		mutex_unlock(&event->child_mutex);
-		if (unlinked)
-			perf_remove_event(child, DETACH_GROUP | DETACH_DEAD);
 		mutex_unlock(&ctx->mutex);
 		perf_ctx_put(ctx);
 		if (unlinked) {
@@ -489,36 +496,52 @@ DEFINE_STATIC_CALL_RET0(__perf_guest_get_ip, *perf_guest_cbs->get_ip);
 DEFINE_STATIC_CALL_RET0(__perf_guest_handle_intel_pt_intr,
 			*perf_guest_cbs->handle_intel_pt_intr);
 
+/* Point the static calls at @cbs, or back at "return 0" for NULL. */
+static void guest_calls_point_at(struct perf_guest_info_callbacks *cbs)
+{
+	void *ret0 = (void *)&__static_call_return0;
+	void *state = ret0, *get_ip = ret0, *pt_intr = ret0;
+
+	if (cbs) {
+		state = cbs->state;
+		get_ip = cbs->get_ip;
+		/* Intel PT interrupts in guests: not every hypervisor has it */
+		pt_intr = cbs->handle_intel_pt_intr ?: ret0;
+	}
+	static_call_update(__perf_guest_state, state);
+	static_call_update(__perf_guest_get_ip, get_ip);
+	static_call_update(__perf_guest_handle_intel_pt_intr, pt_intr);
+}
+
 /**
  * perf_register_guest_info_callbacks - a hypervisor's guest-state queries
- * @cbs: the callbacks; only one set may be registered at a time
+ * @cbs: the callbacks; one set at a time
  */
 void perf_register_guest_info_callbacks(struct perf_guest_info_callbacks *cbs)
 {
-	if (WARN_ON_ONCE(rcu_access_pointer(perf_guest_cbs)))
+	struct perf_guest_info_callbacks *old = rcu_access_pointer(perf_guest_cbs);
+
+	if (WARN_ON_ONCE(old))
 		return;
 	rcu_assign_pointer(perf_guest_cbs, cbs);
-	static_call_update(__perf_guest_state, cbs->state);
-	static_call_update(__perf_guest_get_ip, cbs->get_ip);
-	if (cbs->handle_intel_pt_intr)
-		static_call_update(__perf_guest_handle_intel_pt_intr,
-				   cbs->handle_intel_pt_intr);
+	guest_calls_point_at(cbs);
 }
 EXPORT_SYMBOL_GPL(perf_register_guest_info_callbacks);
 
 /**
  * perf_unregister_guest_info_callbacks - undo the registration
  * @cbs: the callbacks given to perf_register_guest_info_callbacks()
+ *
+ * Returns once no CPU can be running one of them.
  */
 void perf_unregister_guest_info_callbacks(struct perf_guest_info_callbacks *cbs)
 {
-	if (WARN_ON_ONCE(rcu_access_pointer(perf_guest_cbs) != cbs))
+	struct perf_guest_info_callbacks *old = rcu_access_pointer(perf_guest_cbs);
+
+	if (WARN_ON_ONCE(old != cbs))
 		return;
-	rcu_assign_pointer(perf_guest_cbs, NULL);
-	static_call_update(__perf_guest_state, (void *)&__static_call_return0);
-	static_call_update(__perf_guest_get_ip, (void *)&__static_call_return0);
-	static_call_update(__perf_guest_handle_intel_pt_intr,
-			   (void *)&__static_call_return0);
+	guest_calls_point_at(NULL);
+	RCU_INIT_POINTER(perf_guest_cbs, NULL);
 	synchronize_rcu();
 }
 EXPORT_SYMBOL_GPL(perf_unregister_guest_info_callbacks);
@@ -538,5 +561,6 @@ void __init perf_event_init(void)
 	perf_event_cache = KMEM_CACHE(perf_event, SLAB_PANIC);
 	perf_context_init();
 	perf_swevent_setup();
+	WARN_ON(init_hw_breakpoint());
 	perf_event_init_cpu(smp_processor_id());
 }

@@ -144,13 +144,14 @@ int perf_event_init_task(struct task_struct *child, u64 clone_flags)
 /**
  * perf_child_fold - add an inherited copy's count and times to its parent
  * @child: the copy, off the PMU; unlinked from the parent's child_list
- *	   here, under the parent's child_mutex, so readers see it once
+ *	   here, so that readers (who hold the parent's child_mutex, as the
+ *	   caller does) count it exactly once
  */
 void perf_child_fold(struct perf_event *child)
 {
 	struct perf_event *parent = child->parent;
 
-	mutex_lock(&parent->child_mutex);
+	lockdep_assert_held(&parent->child_mutex);
 	if (!list_empty(&child->child_entry)) {
 		atomic64_add(local64_read(&child->count), &parent->child_count);
 		atomic64_add(child->total_time_enabled,
@@ -159,7 +160,6 @@ void perf_child_fold(struct perf_event *child)
 			     &parent->child_total_time_running);
 		list_del_init(&child->child_entry);
 	}
-	mutex_unlock(&parent->child_mutex);
 }
 
 /* One event of an exiting (or exec'ing) task.  ctx->mutex held. */
@@ -172,8 +172,14 @@ static void exit_event(struct perf_event *event)
 		perf_remove_event(event, DETACH_GROUP | DETACH_EXIT);
 		return;
 	}
+	/*
+	 * Under the parent's child_mutex, so that ioctls walking the parent's
+	 * children never see a copy that is out of its context but listed.
+	 */
+	mutex_lock(&parent->child_mutex);
 	perf_remove_event(event, DETACH_GROUP | DETACH_DEAD);
 	perf_child_fold(event);
+	mutex_unlock(&parent->child_mutex);
 	perf_event_put(event);
 	perf_event_put(parent);
 }
@@ -195,8 +201,8 @@ static void exit_ctx_events(struct perf_event_context *ctx, bool fold)
 
 			mutex_lock(&parent->child_mutex);
 			list_del_init(&event->child_entry);
-			mutex_unlock(&parent->child_mutex);
 			perf_remove_event(event, DETACH_GROUP | DETACH_DEAD);
+			mutex_unlock(&parent->child_mutex);
 			perf_event_put(event);
 			perf_event_put(parent);
 		} else {
