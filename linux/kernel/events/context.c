@@ -1261,11 +1261,11 @@ static enum hrtimer_restart mux_timer_fn(struct hrtimer *timer)
 	struct pmu *pmu;
 	bool again = false;
 
-	cpc = container_of(timer, struct perf_cpu_pmu_context, hrtimer);
+	cpc = container_of(timer, struct perf_cpu_pmu_context, mux_timer);
 	pmu = cpc->epc.pmu;
 	if (cpc != this_cpc(pmu)) {
 		/* moved off a CPU that went offline: stop */
-		cpc->hrtimer_active = 0;
+		cpc->mux_armed = false;
 		return HRTIMER_NORESTART;
 	}
 
@@ -1300,12 +1300,12 @@ static enum hrtimer_restart mux_timer_fn(struct hrtimer *timer)
 		raw_spin_unlock(&tepc->ctx->lock);
 	raw_spin_unlock(&cpuctx->ctx.lock);
 
-	raw_spin_lock(&cpc->hrtimer_lock);
+	raw_spin_lock(&cpc->mux_lock);
 	if (again)
-		hrtimer_forward_now(timer, cpc->hrtimer_interval);
+		hrtimer_forward_now(timer, cpc->mux_interval);
 	else
-		cpc->hrtimer_active = 0;
-	raw_spin_unlock(&cpc->hrtimer_lock);
+		cpc->mux_armed = false;
+	raw_spin_unlock(&cpc->mux_lock);
 	return again ? HRTIMER_RESTART : HRTIMER_NORESTART;
 }
 
@@ -1313,13 +1313,13 @@ static void mux_timer_start(struct perf_cpu_pmu_context *cpc)
 {
 	unsigned long flags;
 
-	raw_spin_lock_irqsave(&cpc->hrtimer_lock, flags);
-	if (!cpc->hrtimer_active) {
-		cpc->hrtimer_active = 1;
-		hrtimer_start(&cpc->hrtimer, cpc->hrtimer_interval,
+	raw_spin_lock_irqsave(&cpc->mux_lock, flags);
+	if (!cpc->mux_armed) {
+		cpc->mux_armed = true;
+		hrtimer_start(&cpc->mux_timer, cpc->mux_interval,
 			      HRTIMER_MODE_REL_PINNED_HARD);
 	}
-	raw_spin_unlock_irqrestore(&cpc->hrtimer_lock, flags);
+	raw_spin_unlock_irqrestore(&cpc->mux_lock, flags);
 }
 
 /**
@@ -1333,9 +1333,9 @@ void perf_cpc_init(struct perf_cpu_pmu_context *cpc, struct pmu *pmu, int cpu)
 	perf_epc_init(&cpc->epc, pmu, &per_cpu(perf_cpu_context, cpu).ctx);
 	cpc->epc.embedded = 1;
 	INIT_LIST_HEAD(&cpc->sched_cb_entry);
-	raw_spin_lock_init(&cpc->hrtimer_lock);
-	hrtimer_init(&cpc->hrtimer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
-	cpc->hrtimer.function = mux_timer_fn;
+	raw_spin_lock_init(&cpc->mux_lock);
+	hrtimer_init(&cpc->mux_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
+	cpc->mux_timer.function = mux_timer_fn;
 	perf_cpc_set_mux_interval(cpc, pmu->hrtimer_interval_ms);
 }
 
@@ -1349,7 +1349,7 @@ void perf_cpc_set_mux_interval(struct perf_cpu_pmu_context *cpc,
 {
 	if (!ms)
 		ms = PERF_MUX_DEFAULT_MS;
-	cpc->hrtimer_interval = ms_to_ktime(ms);
+	cpc->mux_interval = ms_to_ktime(ms);
 }
 
 /* ---------------------------------------------------------------------
@@ -1552,7 +1552,7 @@ static void cpu_ctx_activate(void *unused)
 		ctx->is_active = EVENT_ALL | EVENT_TIME;
 		ctx_sched_in(ctx, EVENT_ALL);
 	}
-	cpuctx->online = 1;
+	cpuctx->online = true;
 	raw_spin_unlock(&ctx->lock);
 }
 
@@ -1567,7 +1567,7 @@ static void cpu_ctx_deactivate(void *unused)
 	ctx_update_time(ctx);
 	ctx_sched_out(ctx, EVENT_ALL);
 	ctx->is_active = 0;
-	cpuctx->online = 0;
+	cpuctx->online = false;
 	raw_spin_unlock(&ctx->lock);
 }
 

@@ -56,10 +56,11 @@ struct perf_cpu_pmu_context {
 	int				sched_cb_usage;	/* perf_sched_cb_inc() */
 	struct list_head		sched_cb_entry;
 
-	raw_spinlock_t			hrtimer_lock;
-	struct hrtimer			hrtimer;
-	ktime_t				hrtimer_interval;
-	unsigned int			hrtimer_active;
+	/* multiplexing: rotates flexible groups that did not all fit */
+	struct hrtimer			mux_timer;
+	ktime_t				mux_interval;
+	raw_spinlock_t			mux_lock;	/* mux_armed */
+	bool				mux_armed;
 };
 
 /*
@@ -67,9 +68,9 @@ struct perf_cpu_pmu_context {
  * of the task running there, if it has one.
  */
 struct perf_cpu_context {
+	struct perf_event_context	*task_ctx;	/* active task context */
+	bool				online;		/* events may run */
 	struct perf_event_context	ctx;
-	struct perf_event_context	*task_ctx;
-	int				online;
 };
 
 DECLARE_PER_CPU(struct perf_cpu_context, perf_cpu_context);
