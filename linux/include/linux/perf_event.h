@@ -81,9 +81,11 @@ struct perf_guest_info_callbacks {
 #define PERF_GUEST_ACTIVE	0x01	/* a guest is running here */
 #define PERF_GUEST_USER		0x02	/* ... in its user mode */
 
-/* ======================================================================
+/*
+ * ---------------------------------------------------------------------
  * 1. Sample payloads
- * ====================================================================== */
+ * ---------------------------------------------------------------------
+ */
 
 /* Cursor used by the arch stack walkers while they fill an entry. */
 struct perf_callchain_entry_ctx {
@@ -148,9 +150,11 @@ static __always_inline bool perf_raw_frag_last(const struct perf_raw_frag *frag)
 	return frag->pad < (unsigned long)sizeof(u64);
 }
 
-/* ======================================================================
+/*
+ * ---------------------------------------------------------------------
  * 2. The PMU driver interface
- * ====================================================================== */
+ * ---------------------------------------------------------------------
+ */
 
 /* An extra register a hardware event needs (x86 offcore, LBR select...). */
 struct hw_perf_event_extra {
@@ -423,9 +427,11 @@ struct pmu {
 	void (*addr_filters_sync)(struct perf_event *event);
 };
 
-/* ======================================================================
+/*
+ * ---------------------------------------------------------------------
  * 3. Address range filters (instruction trace PMUs)
- * ====================================================================== */
+ * ---------------------------------------------------------------------
+ */
 
 enum perf_addr_filter_action_t {
 	PERF_ADDR_FILTER_ACTION_STOP	= 0,
@@ -458,9 +464,11 @@ struct perf_addr_filters_head {
 	unsigned int		nr_file_filters;
 };
 
-/* ======================================================================
+/*
+ * ---------------------------------------------------------------------
  * 4. The core objects
- * ====================================================================== */
+ * ---------------------------------------------------------------------
+ */
 
 /* Values of perf_event::state. */
 enum perf_event_state {
@@ -531,8 +539,8 @@ struct perf_event_pmu_context {
  * The locking rules are at the top of kernel/events/context.c.
  */
 struct perf_event_context {
-	struct mutex			mutex;
-	raw_spinlock_t			lock;
+	struct mutex			mutex;		/* sleeping, taken first */
+	raw_spinlock_t			lock;		/* IRQs off, taken second */
 
 	struct list_head		event_list;	/* every event, by event_entry */
 	struct list_head		pmu_ctx_list;	/* perf_event_pmu_contexts */
@@ -564,26 +572,6 @@ struct perf_event_context {
 	refcount_t			refcount;
 	struct rcu_head			rcu_head;
 };
-
-/*
- * Walking a group's siblings needs ctx->mutex, or IRQs off on the CPU that
- * owns the context (changes reach a live context there under ctx->lock).
- */
-#ifdef CONFIG_PROVE_LOCKING
-#define perf_assert_siblings_stable(leader)				\
-	((void)WARN_ON_ONCE((leader)->ctx && lockdep_hardirqs_enabled() &&	\
-			    lockdep_is_held(&(leader)->ctx->mutex) ==	\
-			    LOCK_STATE_NOT_HELD))
-#else
-#define perf_assert_siblings_stable(leader)	((void)0)
-#endif
-
-/* Every sibling of @event, which must be a group leader (else: none). */
-#define for_each_sibling_event(sibling, event)				\
-	if (perf_assert_siblings_stable(event),				\
-	    (event)->group_leader == (event))				\
-		list_for_each_entry((sibling), &(event)->sibling_list,	\
-				    sibling_list)
 
 /**
  * struct perf_event - one counter, as the kernel sees it
@@ -649,7 +637,7 @@ struct perf_event {
 
 	/* ---- inheritance (child_mutex) ---- */
 	struct perf_event		*parent;
-	struct mutex			child_mutex;
+	struct mutex			child_mutex;	/* child_list */
 	struct list_head		child_list;
 	struct list_head		child_entry;	/* parent->child_list */
 
@@ -666,7 +654,7 @@ struct perf_event {
 	u64				(*clock)(void);
 
 	/* ---- ring buffer and AUX (not used before mmap lands) ---- */
-	struct mutex			mmap_mutex;
+	struct mutex			mmap_mutex;	/* rb */
 	struct perf_buffer		*rb;
 	struct perf_event		*aux_event;	/* aux_output: the AUX leader */
 
@@ -698,9 +686,33 @@ struct perf_event {
 #endif /* CONFIG_PERF_EVENTS */
 };
 
-/* ======================================================================
+/*
+ * The head of @event's sibling list if it leads a group, an empty list if
+ * not.  Walking it needs ctx->mutex, or IRQs off on the CPU that owns the
+ * context (changes reach a live context there under ctx->lock).
+ */
+#ifdef CONFIG_PERF_EVENTS
+static inline struct list_head *perf_event_siblings(struct perf_event *event)
+{
+	static struct list_head no_siblings = LIST_HEAD_INIT(no_siblings);
+
+#ifdef CONFIG_PROVE_LOCKING
+	WARN_ON_ONCE(event->ctx && lockdep_hardirqs_enabled() &&
+		     lockdep_is_held(&event->ctx->mutex) == LOCK_STATE_NOT_HELD);
+#endif
+	return event->group_leader == event ? &event->sibling_list : &no_siblings;
+}
+#endif
+
+/* Every sibling of @event, which must be a group leader (else: none). */
+#define for_each_sibling_event(sibling, event)				\
+	list_for_each_entry(sibling, perf_event_siblings(event), sibling_list)
+
+/*
+ * ---------------------------------------------------------------------
  * 5. Output handles, BPF, cgroups
- * ====================================================================== */
+ * ---------------------------------------------------------------------
+ */
 
 /* A reservation in an event's ring buffer or AUX area. */
 struct perf_output_handle {
@@ -759,118 +771,120 @@ static inline struct perf_cgroup *perf_cgroup_from_task(struct task_struct *task
 }
 #endif /* CONFIG_CGROUP_PERF */
 
-/* ======================================================================
+/*
+ * ---------------------------------------------------------------------
  * 6. Functions and inline helpers
- * ====================================================================== */
+ * ---------------------------------------------------------------------
+ */
 
 #ifdef CONFIG_PERF_EVENTS
 
 /* ---- PMU registration and control ---- */
 
-extern int perf_pmu_register(struct pmu *pmu, const char *name, int type);
-extern void perf_pmu_unregister(struct pmu *pmu);
-extern void perf_pmu_disable(struct pmu *pmu);
-extern void perf_pmu_enable(struct pmu *pmu);
+int perf_pmu_register(struct pmu *pmu, const char *name, int type);
+void perf_pmu_unregister(struct pmu *pmu);
+void perf_pmu_disable(struct pmu *pmu);
+void perf_pmu_enable(struct pmu *pmu);
 /* ask for pmu->sched_task() calls on this CPU (IRQs off) */
-extern void perf_sched_cb_inc(struct pmu *pmu);
-extern void perf_sched_cb_dec(struct pmu *pmu);
+void perf_sched_cb_inc(struct pmu *pmu);
+void perf_sched_cb_dec(struct pmu *pmu);
 /* reschedule this CPU's events of @pmu (its constraints changed) */
-extern void perf_pmu_resched(struct pmu *pmu);
+void perf_pmu_resched(struct pmu *pmu);
 /* move @pmu's CPU-wide events from @src_cpu to @dst_cpu (hotplug) */
-extern void perf_pmu_migrate_context(struct pmu *pmu, int src_cpu, int dst_cpu);
+void perf_pmu_migrate_context(struct pmu *pmu, int src_cpu, int dst_cpu);
 /* the context of the task running on this CPU, or NULL (IRQs off) */
-extern struct perf_event_context *perf_cpu_task_ctx(void);
-extern void perf_event_print_debug(void);
+struct perf_event_context *perf_cpu_task_ctx(void);
+void perf_event_print_debug(void);
 
 /* ---- the kernel counter API (watchdog, KVM, resctrl ...) ---- */
 
-extern struct perf_event *
+struct perf_event *
 perf_event_create_kernel_counter(struct perf_event_attr *attr, int cpu,
 				 struct task_struct *task,
 				 perf_overflow_handler_t callback,
 				 void *context);
-extern int perf_event_release_kernel(struct perf_event *event);
-extern void perf_event_enable(struct perf_event *event);
-extern void perf_event_disable(struct perf_event *event);
-extern void perf_event_disable_local(struct perf_event *event);
-extern void perf_event_disable_inatomic(struct perf_event *event);
-extern int perf_event_refresh(struct perf_event *event, int refresh);
-extern int perf_event_period(struct perf_event *event, u64 value);
-extern u64 perf_event_pause(struct perf_event *event, bool reset);
-extern u64 perf_event_read_value(struct perf_event *event,
-				 u64 *enabled, u64 *running);
+int perf_event_release_kernel(struct perf_event *event);
+void perf_event_enable(struct perf_event *event);
+void perf_event_disable(struct perf_event *event);
+void perf_event_disable_local(struct perf_event *event);
+void perf_event_disable_inatomic(struct perf_event *event);
+int perf_event_refresh(struct perf_event *event, int refresh);
+int perf_event_period(struct perf_event *event, u64 value);
+u64 perf_event_pause(struct perf_event *event, bool reset);
+u64 perf_event_read_value(struct perf_event *event,
+			  u64 *enabled, u64 *running);
 /* read without sleeping, IRQs off, for an event of this CPU or task */
-extern int perf_event_read_local(struct perf_event *event, u64 *value,
-				 u64 *enabled, u64 *running);
+int perf_event_read_local(struct perf_event *event, u64 *value,
+			  u64 *enabled, u64 *running);
 
 /* ---- events behind file descriptors (BPF) ---- */
 
-extern struct file *perf_event_get(unsigned int fd);
-extern const struct perf_event *perf_get_event(struct file *file);
-extern const struct perf_event_attr *perf_event_attrs(struct perf_event *event);
+struct file *perf_event_get(unsigned int fd);
+const struct perf_event *perf_get_event(struct file *file);
+const struct perf_event_attr *perf_event_attrs(struct perf_event *event);
 
 /* ---- task life cycle and prctl ---- */
 
-extern int perf_event_init_task(struct task_struct *child, u64 clone_flags);
-extern void perf_event_exit_task(struct task_struct *child);
-extern void perf_event_free_task(struct task_struct *task);
-extern void perf_event_delayed_put(struct task_struct *task);
-extern int perf_event_task_disable(void);
-extern int perf_event_task_enable(void);
-extern void perf_event_task_tick(void);
-extern void perf_event_init(void);
+int perf_event_init_task(struct task_struct *child, u64 clone_flags);
+void perf_event_exit_task(struct task_struct *child);
+void perf_event_free_task(struct task_struct *task);
+void perf_event_delayed_put(struct task_struct *task);
+int perf_event_task_disable(void);
+int perf_event_task_enable(void);
+void perf_event_task_tick(void);
+void perf_event_init(void);
 
 /* ---- side-band records ---- */
 
-extern void perf_event_exec(void);
-extern void perf_event_comm(struct task_struct *tsk, bool exec);
-extern void perf_event_fork(struct task_struct *tsk);
-extern void perf_event_namespaces(struct task_struct *tsk);
-extern void perf_event_mmap(struct vm_area_struct *vma);
-extern void perf_event_ksymbol(u16 ksym_type, u64 addr, u32 len,
-			       bool unregister, const char *sym);
-extern void perf_event_bpf_event(struct bpf_prog *prog,
-				 enum perf_bpf_event_type type, u16 flags);
-extern void perf_event_text_poke(const void *addr,
-				 const void *old_bytes, size_t old_len,
-				 const void *new_bytes, size_t new_len);
+void perf_event_exec(void);
+void perf_event_comm(struct task_struct *tsk, bool exec);
+void perf_event_fork(struct task_struct *tsk);
+void perf_event_namespaces(struct task_struct *tsk);
+void perf_event_mmap(struct vm_area_struct *vma);
+void perf_event_ksymbol(u16 ksym_type, u64 addr, u32 len,
+			bool unregister, const char *sym);
+void perf_event_bpf_event(struct bpf_prog *prog,
+			  enum perf_bpf_event_type type, u16 flags);
+void perf_event_text_poke(const void *addr,
+			  const void *old_bytes, size_t old_len,
+			  const void *new_bytes, size_t new_len);
 
 /* ---- AUX area output and address filters ---- */
 
-extern void *perf_aux_output_begin(struct perf_output_handle *handle,
-				   struct perf_event *event);
-extern void *perf_get_aux(struct perf_output_handle *handle);
-extern void perf_aux_output_flag(struct perf_output_handle *handle, u64 flags);
-extern int perf_aux_output_skip(struct perf_output_handle *handle,
-				unsigned long size);
-extern void perf_aux_output_end(struct perf_output_handle *handle,
-				unsigned long size);
-extern long perf_output_copy_aux(struct perf_output_handle *aux_handle,
-				 struct perf_output_handle *handle,
-				 unsigned long from, unsigned long to);
-extern void perf_event_itrace_started(struct perf_event *event);
-extern void perf_report_aux_output_id(struct perf_event *event, u64 hw_id);
-extern void perf_event_addr_filters_sync(struct perf_event *event);
+void *perf_aux_output_begin(struct perf_output_handle *handle,
+			    struct perf_event *event);
+void *perf_get_aux(struct perf_output_handle *handle);
+void perf_aux_output_flag(struct perf_output_handle *handle, u64 flags);
+int perf_aux_output_skip(struct perf_output_handle *handle,
+			 unsigned long size);
+void perf_aux_output_end(struct perf_output_handle *handle,
+			 unsigned long size);
+long perf_output_copy_aux(struct perf_output_handle *aux_handle,
+			  struct perf_output_handle *handle,
+			  unsigned long from, unsigned long to);
+void perf_event_itrace_started(struct perf_event *event);
+void perf_report_aux_output_id(struct perf_event *event, u64 hw_id);
+void perf_event_addr_filters_sync(struct perf_event *event);
 
 /* ---- ring buffer output ---- */
 
 /* reserve @size bytes (begin picks the direction the event asked for) */
-extern int perf_output_begin(struct perf_output_handle *handle,
-			     struct perf_sample_data *data,
-			     struct perf_event *event,
-			     unsigned int size);
-extern int perf_output_begin_forward(struct perf_output_handle *handle,
-				     struct perf_sample_data *data,
-				     struct perf_event *event, unsigned int size);
-extern int perf_output_begin_backward(struct perf_output_handle *handle,
-				      struct perf_sample_data *data,
-				      struct perf_event *event, unsigned int size);
-extern unsigned int perf_output_copy(struct perf_output_handle *handle,
-				     const void *buf, unsigned int len);
-extern unsigned int perf_output_skip(struct perf_output_handle *handle,
-				     unsigned int len);
-extern void perf_output_end(struct perf_output_handle *handle);
-extern void perf_event_update_userpage(struct perf_event *event);
+int perf_output_begin(struct perf_output_handle *handle,
+		      struct perf_sample_data *data,
+		      struct perf_event *event,
+		      unsigned int size);
+int perf_output_begin_forward(struct perf_output_handle *handle,
+			      struct perf_sample_data *data,
+			      struct perf_event *event, unsigned int size);
+int perf_output_begin_backward(struct perf_output_handle *handle,
+			       struct perf_sample_data *data,
+			       struct perf_event *event, unsigned int size);
+unsigned int perf_output_copy(struct perf_output_handle *handle,
+			      const void *buf, unsigned int len);
+unsigned int perf_output_skip(struct perf_output_handle *handle,
+			      unsigned int len);
+void perf_output_end(struct perf_output_handle *handle);
+void perf_event_update_userpage(struct perf_event *event);
 
 /* ---- samples ---- */
 
@@ -879,22 +893,57 @@ static inline bool is_sampling_event(struct perf_event *event)
 	return event->attr.sample_period != 0;
 }
 
-/* Tests of attr.sample_type and attr.branch_sample_type bits. */
-#define PERF_ATTR_TEST(fn, field, bit)					\
-static inline bool fn(const struct perf_event *event)			\
-{									\
-	return !!(event->attr.field & (bit));				\
+static inline bool has_branch_stack(struct perf_event *event)
+{
+	return !!(event->attr.sample_type & PERF_SAMPLE_BRANCH_STACK);
 }
-PERF_ATTR_TEST(has_branch_stack, sample_type, PERF_SAMPLE_BRANCH_STACK)
-PERF_ATTR_TEST(needs_branch_stack, branch_sample_type, ~0ULL)
-PERF_ATTR_TEST(branch_sample_no_flags, branch_sample_type, PERF_SAMPLE_BRANCH_NO_FLAGS)
-PERF_ATTR_TEST(branch_sample_no_cycles, branch_sample_type, PERF_SAMPLE_BRANCH_NO_CYCLES)
-PERF_ATTR_TEST(branch_sample_type, branch_sample_type, PERF_SAMPLE_BRANCH_TYPE_SAVE)
-PERF_ATTR_TEST(branch_sample_hw_index, branch_sample_type, PERF_SAMPLE_BRANCH_HW_INDEX)
-PERF_ATTR_TEST(branch_sample_priv, branch_sample_type, PERF_SAMPLE_BRANCH_PRIV_SAVE)
-PERF_ATTR_TEST(branch_sample_counters, branch_sample_type, PERF_SAMPLE_BRANCH_COUNTERS)
-PERF_ATTR_TEST(branch_sample_call_stack, branch_sample_type, PERF_SAMPLE_BRANCH_CALL_STACK)
-#undef PERF_ATTR_TEST
+
+/* The event asks for branch records (in samples or for its own use). */
+static inline bool needs_branch_stack(struct perf_event *event)
+{
+	return event->attr.branch_sample_type;
+}
+
+/* Tests of single attr.branch_sample_type bits. */
+static inline bool perf_branch_sample_has(const struct perf_event *event, u64 bit)
+{
+	return event->attr.branch_sample_type & bit;
+}
+
+static inline bool branch_sample_no_flags(const struct perf_event *event)
+{
+	return perf_branch_sample_has(event, PERF_SAMPLE_BRANCH_NO_FLAGS);
+}
+
+static inline bool branch_sample_no_cycles(const struct perf_event *event)
+{
+	return perf_branch_sample_has(event, PERF_SAMPLE_BRANCH_NO_CYCLES);
+}
+
+static inline bool branch_sample_type(const struct perf_event *event)
+{
+	return perf_branch_sample_has(event, PERF_SAMPLE_BRANCH_TYPE_SAVE);
+}
+
+static inline bool branch_sample_hw_index(const struct perf_event *event)
+{
+	return perf_branch_sample_has(event, PERF_SAMPLE_BRANCH_HW_INDEX);
+}
+
+static inline bool branch_sample_priv(const struct perf_event *event)
+{
+	return perf_branch_sample_has(event, PERF_SAMPLE_BRANCH_PRIV_SAVE);
+}
+
+static inline bool branch_sample_counters(const struct perf_event *event)
+{
+	return perf_branch_sample_has(event, PERF_SAMPLE_BRANCH_COUNTERS);
+}
+
+static inline bool branch_sample_call_stack(const struct perf_event *event)
+{
+	return perf_branch_sample_has(event, PERF_SAMPLE_BRANCH_CALL_STACK);
+}
 
 /*
  * One sample on its way to the ring buffer.  A driver sets what its
@@ -1014,8 +1063,8 @@ perf_sample_save_raw_data(struct perf_sample_data *data, struct perf_event *even
 	data->sample_flags |= PERF_SAMPLE_RAW;
 }
 
-extern struct perf_callchain_entry *perf_callchain(struct perf_event *event,
-						   struct pt_regs *regs);
+struct perf_callchain_entry *perf_callchain(struct perf_event *event,
+					    struct pt_regs *regs);
 
 /* Add the callchain at @regs, if the event samples one. */
 static inline void
@@ -1048,43 +1097,43 @@ static inline void perf_clear_branch_entry_bitfields(struct perf_branch_entry *b
 	br->reserved = 0;
 }
 
-extern void perf_prepare_sample(struct perf_sample_data *data,
-				struct perf_event *event, struct pt_regs *regs);
-extern void perf_prepare_header(struct perf_event_header *header,
-				struct perf_sample_data *data,
-				struct perf_event *event, struct pt_regs *regs);
-extern void perf_output_sample(struct perf_output_handle *handle,
-			       struct perf_event_header *header,
-			       struct perf_sample_data *data,
-			       struct perf_event *event);
-extern void perf_event_header__init(struct perf_event_header *header,
-				    struct perf_sample_data *data,
-				    u32 type, u16 misc, u16 size,
-				    struct perf_event *event);
-extern void perf_event__output_id_sample(struct perf_event *event,
-					 struct perf_output_handle *handle,
-					 struct perf_sample_data *sample);
-extern void perf_log_lost_samples(struct perf_event *event, u64 lost);
+void perf_prepare_sample(struct perf_sample_data *data,
+			 struct perf_event *event, struct pt_regs *regs);
+void perf_prepare_header(struct perf_event_header *header,
+			 struct perf_sample_data *data,
+			 struct perf_event *event, struct pt_regs *regs);
+void perf_output_sample(struct perf_output_handle *handle,
+			struct perf_event_header *header,
+			struct perf_sample_data *data,
+			struct perf_event *event);
+void perf_event_header__init(struct perf_event_header *header,
+			     struct perf_sample_data *data,
+			     u32 type, u16 misc, u16 size,
+			     struct perf_event *event);
+void perf_event__output_id_sample(struct perf_event *event,
+				  struct perf_output_handle *handle,
+				  struct perf_sample_data *sample);
+void perf_log_lost_samples(struct perf_event *event, u64 lost);
 
 /*
  * A driver's overflow interrupt: hand over the sample.  Non-zero means
  * the event must be stopped (throttled or disabled).
  */
-extern int perf_event_overflow(struct perf_event *event,
-			       struct perf_sample_data *data,
-			       struct pt_regs *regs);
+int perf_event_overflow(struct perf_event *event,
+			struct perf_sample_data *data,
+			struct pt_regs *regs);
 /* count an interrupt for throttling, without a sample */
-extern int perf_event_account_interrupt(struct perf_event *event);
+int perf_event_account_interrupt(struct perf_event *event);
 /* tell the core how long a PMU interrupt took */
-extern void perf_sample_event_took(u64 sample_len_ns);
+void perf_sample_event_took(u64 sample_len_ns);
 
 /* the core's own overflow handlers (forward and backward ring buffers) */
-extern void perf_event_output_forward(struct perf_event *event,
-				      struct perf_sample_data *data, struct pt_regs *regs);
-extern void perf_event_output_backward(struct perf_event *event,
-				       struct perf_sample_data *data, struct pt_regs *regs);
-extern int perf_event_output(struct perf_event *event,
-			     struct perf_sample_data *data, struct pt_regs *regs);
+void perf_event_output_forward(struct perf_event *event,
+			       struct perf_sample_data *data, struct pt_regs *regs);
+void perf_event_output_backward(struct perf_event *event,
+				struct perf_sample_data *data, struct pt_regs *regs);
+int perf_event_output(struct perf_event *event,
+		      struct perf_sample_data *data, struct pt_regs *regs);
 
 /* Does the event write its samples to its ring buffer, as by default? */
 static inline bool is_default_overflow_handler(struct perf_event *event)
@@ -1132,7 +1181,7 @@ static inline bool is_write_backward(struct perf_event *event)
 /* The PMU can take AUX buffers (it has a setup_aux callback). */
 static inline bool has_aux(struct perf_event *event)
 {
-	return event->pmu->setup_aux != NULL;
+	return !!event->pmu->setup_aux;
 }
 
 static inline bool has_aux_action(struct perf_event *event)
@@ -1161,11 +1210,11 @@ perf_event_addr_filters(struct perf_event *event)
 extern struct static_key perf_swevent_enabled[PERF_COUNT_SW_MAX];
 
 /* count a software event; __ checks recursion, ___ leaves it to the caller */
-extern void __perf_sw_event(u32 event_id, u64 nr, struct pt_regs *regs, u64 addr);
-extern void ___perf_sw_event(u32 event_id, u64 nr, struct pt_regs *regs, u64 addr);
-extern int perf_swevent_get_recursion_context(void);
-extern void perf_swevent_put_recursion_context(int rctx);
-extern u64 perf_swevent_set_period(struct perf_event *event);
+void __perf_sw_event(u32 event_id, u64 nr, struct pt_regs *regs, u64 addr);
+void ___perf_sw_event(u32 event_id, u64 nr, struct pt_regs *regs, u64 addr);
+int perf_swevent_get_recursion_context(void);
+void perf_swevent_put_recursion_context(int rctx);
+u64 perf_swevent_set_period(struct perf_event *event);
 
 static __always_inline bool __perf_sw_enabled(int swevt)
 {
@@ -1212,10 +1261,10 @@ __perf_sw_event_sched(u32 event_id, u64 nr, u64 addr)
 
 /* ---- context switch hooks ---- */
 
-extern void __perf_event_task_sched_in(struct task_struct *prev,
-				       struct task_struct *task);
-extern void __perf_event_task_sched_out(struct task_struct *prev,
-					struct task_struct *next);
+void __perf_event_task_sched_in(struct task_struct *prev,
+				struct task_struct *task);
+void __perf_event_task_sched_out(struct task_struct *prev,
+				 struct task_struct *next);
 
 /* on while any context has events that need the switch hooks */
 extern struct static_key_false perf_sched_events;
@@ -1283,9 +1332,9 @@ static inline unsigned int perf_guest_handle_intel_pt_intr(void)
 #else
 extern struct perf_guest_info_callbacks __rcu *perf_guest_cbs;
 
-extern void
+void
 perf_register_guest_info_callbacks(struct perf_guest_info_callbacks *callbacks);
-extern void
+void
 perf_unregister_guest_info_callbacks(struct perf_guest_info_callbacks *callbacks);
 
 /* static calls that follow the registered callbacks (0 when none) */
@@ -1312,19 +1361,19 @@ extern int sysctl_perf_event_max_contexts_per_stack;
 DECLARE_PER_CPU(struct perf_callchain_entry, perf_callchain_entry);
 
 /* BPF stack maps borrow the per-CPU callchain buffers */
-extern int get_callchain_buffers(int max_stack);
-extern void put_callchain_buffers(void);
-extern struct perf_callchain_entry *get_callchain_entry(int *rctx);
-extern void put_callchain_entry(int rctx);
-extern struct perf_callchain_entry *
+int get_callchain_buffers(int max_stack);
+void put_callchain_buffers(void);
+struct perf_callchain_entry *get_callchain_entry(int *rctx);
+void put_callchain_entry(int rctx);
+struct perf_callchain_entry *
 get_perf_callchain(struct pt_regs *regs, bool kernel, bool user, u32 max_stack,
 		   bool crosstask, bool add_mark);
 
 /* the arch stack walkers */
-extern void perf_callchain_user(struct perf_callchain_entry_ctx *entry,
-				struct pt_regs *regs);
-extern void perf_callchain_kernel(struct perf_callchain_entry_ctx *entry,
-				  struct pt_regs *regs);
+void perf_callchain_user(struct perf_callchain_entry_ctx *entry,
+			 struct pt_regs *regs);
+void perf_callchain_kernel(struct perf_callchain_entry_ctx *entry,
+			   struct pt_regs *regs);
 
 /* Store a frame; -1 when the chain is full (the walker should stop). */
 static inline int perf_callchain_store(struct perf_callchain_entry_ctx *ctx,
@@ -1407,11 +1456,11 @@ static inline int perf_is_paranoid(void)
 
 /* ---- tracepoints and breakpoints ---- */
 
-extern void perf_bp_event(struct perf_event *event, void *data);
-extern void perf_tp_event(u16 event_type, u64 count, void *record,
-			  int entry_size, struct pt_regs *regs,
-			  struct hlist_head *head, int rctx,
-			  struct task_struct *task);
+void perf_bp_event(struct perf_event *event, void *data);
+void perf_tp_event(u16 event_type, u64 count, void *record,
+		   int entry_size, struct pt_regs *regs,
+		   struct hlist_head *head, int rctx,
+		   struct task_struct *task);
 
 /* ---- arch defaults ---- */
 
@@ -1428,93 +1477,189 @@ extern void perf_tp_event(u16 event_type, u64 count, void *record,
 
 /* Without perf, the hooks the rest of the kernel calls do nothing. */
 
-static inline void
-perf_event_task_sched_out(struct task_struct *prev, struct task_struct *next)
+static inline void perf_event_task_sched_out(struct task_struct *prev,
+					     struct task_struct *next)
 {
 }
-static inline void
-perf_event_task_sched_in(struct task_struct *prev, struct task_struct *task)
+
+static inline void perf_event_task_sched_in(struct task_struct *prev,
+					    struct task_struct *task)
 {
 }
-static inline void perf_event_task_migrate(struct task_struct *task) { }
-static inline void perf_event_task_tick(void) { }
-static inline int perf_event_init_task(struct task_struct *child, u64 clone_flags)
+
+static inline void perf_event_task_migrate(struct task_struct *task)
+{
+}
+
+static inline void perf_event_task_tick(void)
+{
+}
+
+static inline int perf_event_init_task(struct task_struct *child,
+				       u64 clone_flags)
 {
 	return 0;
 }
-static inline void perf_event_delayed_put(struct task_struct *task) { }
-static inline void perf_event_free_task(struct task_struct *task) { }
-static inline void perf_event_exit_task(struct task_struct *child) { }
-static inline int perf_event_task_enable(void) { return -EINVAL; }
-static inline int perf_event_task_disable(void) { return -EINVAL; }
-static inline void perf_event_init(void) { }
-static inline void perf_event_print_debug(void) { }
+
+static inline void perf_event_delayed_put(struct task_struct *task)
+{
+}
+
+static inline void perf_event_free_task(struct task_struct *task)
+{
+}
+
+static inline void perf_event_exit_task(struct task_struct *child)
+{
+}
+
+static inline int perf_event_task_enable(void)
+{
+	return -EINVAL;
+}
+
+static inline int perf_event_task_disable(void)
+{
+	return -EINVAL;
+}
+
+static inline void perf_event_init(void)
+{
+}
+
+static inline void perf_event_print_debug(void)
+{
+}
 
 static inline void *perf_aux_output_begin(struct perf_output_handle *handle,
 					  struct perf_event *event)
 {
 	return NULL;
 }
+
 static inline void *perf_get_aux(struct perf_output_handle *handle)
 {
 	return NULL;
 }
+
 static inline int perf_aux_output_skip(struct perf_output_handle *handle,
 				       unsigned long size)
 {
 	return -EINVAL;
 }
+
 static inline void perf_aux_output_end(struct perf_output_handle *handle,
 				       unsigned long size)
 {
+}
+
+static inline const struct perf_event_attr *perf_event_attrs(struct perf_event *event)
+{
+	return ERR_PTR(-EINVAL);
 }
 
 static inline struct file *perf_event_get(unsigned int fd)
 {
 	return ERR_PTR(-EINVAL);
 }
+
 static inline const struct perf_event *perf_get_event(struct file *file)
 {
 	return ERR_PTR(-EINVAL);
 }
-static inline const struct perf_event_attr *
-perf_event_attrs(struct perf_event *event)
+
+static inline void perf_event_enable(struct perf_event *event)
 {
-	return ERR_PTR(-EINVAL);
 }
 
-static inline int perf_event_release_kernel(struct perf_event *event) { return 0; }
-static inline void perf_event_enable(struct perf_event *event) { }
-static inline void perf_event_disable(struct perf_event *event) { }
-static inline int perf_event_read_local(struct perf_event *event, u64 *value,
-					u64 *enabled, u64 *running) { return -EINVAL; }
-static inline int perf_event_refresh(struct perf_event *event, int refresh) { return -EINVAL; }
-static inline int perf_event_period(struct perf_event *event, u64 value) { return -EINVAL; }
-static inline u64 perf_event_pause(struct perf_event *event, bool reset) { return 0; }
+static inline void perf_event_disable(struct perf_event *event)
+{
+}
+
+static inline u64 perf_event_pause(struct perf_event *event, bool reset)
+{
+	return 0;
+}
+
+static inline int perf_event_release_kernel(struct perf_event *event)
+{
+	return 0;
+}
+
+static inline int perf_event_period(struct perf_event *event, u64 value)
+{
+	return -EINVAL;
+}
+
+static inline int perf_event_refresh(struct perf_event *event, int refresh)
+{
+	return -EINVAL;
+}
+
+static inline int perf_event_read_local(struct perf_event *event,
+					u64 *value, u64 *enabled,
+					u64 *running)
+{
+	return -EINVAL;
+}
 
 static inline void perf_sw_event(u32 event_id, u64 nr, struct pt_regs *regs,
-				 u64 addr) { }
-static inline int perf_swevent_get_recursion_context(void) { return -1; }
-static inline void perf_swevent_put_recursion_context(int rctx) { }
-static inline u64 perf_swevent_set_period(struct perf_event *event) { return 0; }
-static inline void perf_bp_event(struct perf_event *event, void *data) { }
+				 u64 addr)
+{
+}
 
-static inline void perf_event_exec(void) { }
-static inline void perf_event_comm(struct task_struct *tsk, bool exec) { }
-static inline void perf_event_fork(struct task_struct *tsk) { }
-static inline void perf_event_namespaces(struct task_struct *tsk) { }
-static inline void perf_event_mmap(struct vm_area_struct *vma) { }
+static inline int perf_swevent_get_recursion_context(void)
+{
+	return -1;
+}
+
+static inline void perf_swevent_put_recursion_context(int rctx)
+{
+}
+
+static inline u64 perf_swevent_set_period(struct perf_event *event)
+{
+	return 0;
+}
+
+static inline void perf_bp_event(struct perf_event *event, void *data)
+{
+}
+
+static inline void perf_event_exec(void)
+{
+}
+
+static inline void perf_event_comm(struct task_struct *tsk, bool exec)
+{
+}
+
+static inline void perf_event_fork(struct task_struct *tsk)
+{
+}
+
+static inline void perf_event_namespaces(struct task_struct *tsk)
+{
+}
+
+static inline void perf_event_mmap(struct vm_area_struct *vma)
+{
+}
+
 static inline void perf_event_ksymbol(u16 ksym_type, u64 addr, u32 len,
 				      bool unregister, const char *sym)
 {
 }
+
 static inline void perf_event_bpf_event(struct bpf_prog *prog,
-					enum perf_bpf_event_type type, u16 flags)
+					enum perf_bpf_event_type type,
+					u16 flags)
 {
 }
-static inline void perf_event_text_poke(const void *addr,
-					const void *old_bytes, size_t old_len,
-					const void *new_bytes, size_t new_len)
+
+static inline void perf_event_text_poke(const void *addr, const void *old_bytes,
+					size_t old_len, const void *new_bytes,
+					size_t new_len)
 {
 }
 
@@ -1528,12 +1673,14 @@ static inline void perf_event_text_poke(const void *addr,
 static inline void perf_restore_debug_store(void) { }
 #else
 /* reprogram the debug store after resume (x86) */
-extern void perf_restore_debug_store(void);
+void perf_restore_debug_store(void);
 #endif
 
-/* ======================================================================
+/*
+ * ---------------------------------------------------------------------
  * 7. sysfs helpers for PMU drivers, CPU hotplug, arch hooks
- * ====================================================================== */
+ * ---------------------------------------------------------------------
+ */
 
 /*
  * Attributes of a PMU's events/ directory.  They all start with the same
@@ -1592,20 +1739,25 @@ static struct perf_pmu_events_attr _var = {				\
 		{ .attr = __ATTR(_name, 0444, _show, NULL), .id = _id }	\
 	})[0].attr.attr)
 
-/* A format/ attribute: _name##_show() prints the fixed string _format. */
-#define PMU_FORMAT_ATTR_SHOW(_name, _format)				\
-static ssize_t _name##_show(struct device *dev,				\
-			    struct device_attribute *attr, char *page)	\
+/*
+ * A format/ attribute: PMU_FORMAT_ATTR(name, "config:0-7") defines
+ * name_show(), which prints the string, and format_attr_name.
+ */
+#define PERF_FORMAT_SHOW_FN(_fn, _format)				\
+static ssize_t _fn(struct device *dev, struct device_attribute *attr,	\
+		   char *page)						\
 {									\
 	BUILD_BUG_ON(sizeof(_format) >= PAGE_SIZE);			\
 	return sprintf(page, "%s\n", _format);				\
 }
 
-/* ... and the attribute itself, format_attr_##_name */
+#define PMU_FORMAT_ATTR_SHOW(_name, _format)				\
+	PERF_FORMAT_SHOW_FN(_name##_show, _format)
+
 #define PMU_FORMAT_ATTR(_name, _format)					\
-	PMU_FORMAT_ATTR_SHOW(_name, _format)				\
+	PERF_FORMAT_SHOW_FN(_name##_show, _format)			\
 	static struct device_attribute format_attr_##_name =		\
-		__ATTR_RO(_name)
+		__ATTR(_name, 0444, _name##_show, NULL)
 
 /* CPU hotplug callbacks of the core */
 #ifndef CONFIG_PERF_EVENTS
@@ -1617,8 +1769,8 @@ int perf_event_exit_cpu(unsigned int cpu);
 #endif
 
 /* the arch's part of filling in the mmap()ed control page */
-extern void arch_perf_update_userpage(struct perf_event *event,
-				      struct perf_event_mmap_page *userpg, u64 now);
+void arch_perf_update_userpage(struct perf_event *event,
+			       struct perf_event_mmap_page *userpg, u64 now);
 
 /*
  * Grab the hardware branch record (LBR/BRS) right now, for BPF's
