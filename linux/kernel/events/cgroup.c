@@ -34,27 +34,24 @@ static inline struct perf_cgroup *css_to_perf_cgroup(struct cgroup_subsys_state 
 static struct cgroup_subsys_state *
 perf_cgroup_css_alloc(struct cgroup_subsys_state *parent_css)
 {
-	struct perf_cgroup *cgrp;
+	struct perf_cgroup *pc = kzalloc(sizeof(*pc), GFP_KERNEL);
 
-	cgrp = kzalloc(sizeof(*cgrp), GFP_KERNEL);
-	if (!cgrp)
-		return ERR_PTR(-ENOMEM);
-
-	cgrp->info = alloc_percpu(struct perf_cgroup_info);
-	if (!cgrp->info) {
-		kfree(cgrp);
-		return ERR_PTR(-ENOMEM);
+	if (pc) {
+		/* the per-CPU clocks are all the state a cgroup needs */
+		pc->info = alloc_percpu(struct perf_cgroup_info);
+		if (pc->info)
+			return &pc->css;
+		kfree(pc);
 	}
-
-	return &cgrp->css;
+	return ERR_PTR(-ENOMEM);
 }
 
 static void perf_cgroup_css_free(struct cgroup_subsys_state *css)
 {
-	struct perf_cgroup *cgrp = css_to_perf_cgroup(css);
+	struct perf_cgroup *pc = css_to_perf_cgroup(css);
 
-	free_percpu(cgrp->info);
-	kfree(cgrp);
+	free_percpu(pc->info);
+	kfree(pc);
 }
 
 struct cgroup_subsys perf_event_cgrp_subsys = {
@@ -80,17 +77,19 @@ struct cgroup_subsys perf_event_cgrp_subsys = {
  */
 int perf_cgroup_connect(int fd, struct perf_event *event)
 {
-	CLASS(fd, f)(fd);
+	CLASS(fd, dir)(fd);
 	struct cgroup_subsys_state *css;
+	struct dentry *dentry;
 
-	if (fd_empty(f))
+	if (fd_empty(dir))
 		return -EBADF;
+	dentry = fd_file(dir)->f_path.dentry;
 
-	css = css_tryget_online_from_dir(fd_file(f)->f_path.dentry,
-					 &perf_event_cgrp_subsys);
+	/* Only a live cgroup of a hierarchy that has this controller will do. */
+	css = css_tryget_online_from_dir(dentry, &perf_event_cgrp_subsys);
 	if (IS_ERR(css))
 		return PTR_ERR(css);
-	css_put(css);
 
+	css_put(css);
 	return -EOPNOTSUPP;
 }

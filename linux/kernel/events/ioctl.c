@@ -211,20 +211,18 @@ static long perf_ioctl_locked(struct perf_event *event, unsigned int cmd,
  */
 long perf_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
-	struct perf_event *event = file->private_data;
-	struct perf_event_context *ctx;
-	long ret;
+	struct perf_event *target = file->private_data;
+	struct perf_event_context *locked_ctx;
+	long err;
 
-	/* Most requests change the event: the LSM sees them as writes. */
-	ret = security_perf_event_write(event);
-	if (ret)
-		return ret;
-
-	ctx = perf_event_ctx_lock(event);
-	ret = perf_ioctl_locked(event, cmd, arg);
-	perf_event_ctx_unlock(event, ctx);
-
-	return ret;
+	/* Requests may alter the event, so the LSM is asked for write access. */
+	err = security_perf_event_write(target);
+	if (!err) {
+		locked_ctx = perf_event_ctx_lock(target);
+		err = perf_ioctl_locked(target, cmd, arg);
+		perf_event_ctx_unlock(target, locked_ctx);
+	}
+	return err;
 }
 
 #ifdef CONFIG_COMPAT
@@ -241,16 +239,14 @@ long perf_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
  */
 long perf_compat_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
-	switch (_IOC_NR(cmd)) {
-	case _IOC_NR(PERF_EVENT_IOC_SET_FILTER):
-	case _IOC_NR(PERF_EVENT_IOC_ID):
-	case _IOC_NR(PERF_EVENT_IOC_QUERY_BPF):
-	case _IOC_NR(PERF_EVENT_IOC_MODIFY_ATTRIBUTES):
-		if (_IOC_SIZE(cmd) == sizeof(compat_uptr_t))
-			cmd = (cmd & ~IOCSIZE_MASK) |
-			      (sizeof(void *) << IOCSIZE_SHIFT);
-		break;
-	}
+	unsigned int nr = _IOC_NR(cmd);
+	bool sized_by_pointer = nr == _IOC_NR(PERF_EVENT_IOC_ID) ||
+				nr == _IOC_NR(PERF_EVENT_IOC_SET_FILTER) ||
+				nr == _IOC_NR(PERF_EVENT_IOC_QUERY_BPF) ||
+				nr == _IOC_NR(PERF_EVENT_IOC_MODIFY_ATTRIBUTES);
+
+	if (sized_by_pointer && _IOC_SIZE(cmd) == sizeof(compat_uptr_t))
+		cmd = _IOC(_IOC_DIR(cmd), _IOC_TYPE(cmd), nr, sizeof(void *));
 
 	return perf_ioctl(file, cmd, arg);
 }
@@ -259,16 +255,17 @@ long perf_compat_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 /* Each event the current task opened, with its inherited copies. */
 static void perf_owned_events_apply(perf_event_action_t action)
 {
-	struct perf_event_context *ctx;
-	struct perf_event *event;
+	struct task_struct *me = current;
+	struct perf_event *owned;
 
-	mutex_lock(&current->perf_event_mutex);
-	list_for_each_entry(event, &current->perf_event_list, owner_entry) {
-		ctx = perf_event_ctx_lock(event);
-		perf_event_apply_with_children(event, action);
-		perf_event_ctx_unlock(event, ctx);
+	mutex_lock(&me->perf_event_mutex);
+	list_for_each_entry(owned, &me->perf_event_list, owner_entry) {
+		struct perf_event_context *held = perf_event_ctx_lock(owned);
+
+		perf_event_apply_with_children(owned, action);
+		perf_event_ctx_unlock(owned, held);
 	}
-	mutex_unlock(&current->perf_event_mutex);
+	mutex_unlock(&me->perf_event_mutex);
 }
 
 /**

@@ -198,18 +198,18 @@ static struct cpumask perf_scope_cpus[PERF_PMU_MAX_SCOPE];
  */
 const struct cpumask *perf_pmu_scope_span(unsigned int scope, int cpu)
 {
-	switch (scope) {
-	case PERF_PMU_SCOPE_CORE:
-		return topology_sibling_cpumask(cpu);
-	case PERF_PMU_SCOPE_DIE:
-		return topology_die_cpumask(cpu);
-	case PERF_PMU_SCOPE_CLUSTER:
-		return topology_cluster_cpumask(cpu);
-	case PERF_PMU_SCOPE_PKG:
-		return topology_core_cpumask(cpu);
-	case PERF_PMU_SCOPE_SYS_WIDE:
+	/* Widest domain first: the whole machine, then package, die, ... */
+	if (scope == PERF_PMU_SCOPE_SYS_WIDE)
 		return cpu_online_mask;
-	}
+	if (scope == PERF_PMU_SCOPE_PKG)
+		return topology_core_cpumask(cpu);
+	if (scope == PERF_PMU_SCOPE_DIE)
+		return topology_die_cpumask(cpu);
+	if (scope == PERF_PMU_SCOPE_CLUSTER)
+		return topology_cluster_cpumask(cpu);
+	if (scope == PERF_PMU_SCOPE_CORE)
+		return topology_sibling_cpumask(cpu);
+
 	return NULL;
 }
 

@@ -80,6 +80,16 @@ static u64 perf_event_count_with_exited(struct perf_event *event)
 	return local64_read(&event->count) + atomic64_read(&event->child_count);
 }
 
+/* Bring @e up to date, then add its own count and times to the sums. */
+static void perf_event_accumulate(struct perf_event *e, u64 *sum,
+				  u64 *enabled, u64 *running)
+{
+	perf_event_sync(e, false);
+	*sum += perf_event_count_with_exited(e);
+	*enabled += e->total_time_enabled;
+	*running += e->total_time_running;
+}
+
 /**
  * perf_event_total - an event's count and times, its inherited copies' in
  * @event: the event (a parent: user events and kernel counters are)
@@ -93,28 +103,22 @@ static u64 perf_event_count_with_exited(struct perf_event *event)
  */
 u64 perf_event_total(struct perf_event *event, u64 *enabled, u64 *running)
 {
-	struct perf_event *child;
-	u64 total;
+	struct perf_event *copy;
+	u64 sum = 0;
+
+	*enabled = 0;
+	*running = 0;
 
 	mutex_lock(&event->child_mutex);
-
-	perf_event_sync(event, false);
-	total = perf_event_count_with_exited(event);
-	*enabled = event->total_time_enabled +
-		   atomic64_read(&event->child_total_time_enabled);
-	*running = event->total_time_running +
-		   atomic64_read(&event->child_total_time_running);
-
-	list_for_each_entry(child, &event->child_list, child_entry) {
-		perf_event_sync(child, false);
-		total += perf_event_count_with_exited(child);
-		*enabled += child->total_time_enabled;
-		*running += child->total_time_running;
-	}
-
+	perf_event_accumulate(event, &sum, enabled, running);
+	/* times the copies that already exited handed back */
+	*enabled += atomic64_read(&event->child_total_time_enabled);
+	*running += atomic64_read(&event->child_total_time_running);
+	list_for_each_entry(copy, &event->child_list, child_entry)
+		perf_event_accumulate(copy, &sum, enabled, running);
 	mutex_unlock(&event->child_mutex);
 
-	return total;
+	return sum;
 }
 
 /**
@@ -131,38 +135,34 @@ u64 perf_event_total(struct perf_event *event, u64 *enabled, u64 *running)
  */
 u64 perf_event_read_value(struct perf_event *event, u64 *enabled, u64 *running)
 {
-	struct perf_event_context *ctx;
-	u64 count;
+	struct perf_event_context *held = perf_event_ctx_lock(event);
+	u64 value = perf_event_total(event, enabled, running);
 
-	ctx = perf_event_ctx_lock(event);
-	count = perf_event_total(event, enabled, running);
-	perf_event_ctx_unlock(event, ctx);
-
-	return count;
+	perf_event_ctx_unlock(event, held);
+	return value;
 }
 EXPORT_SYMBOL_GPL(perf_event_read_value);
 
 static ssize_t perf_read_one(struct perf_event *event, char __user *buf)
 {
-	u64 read_format = event->attr.read_format;
+	u64 fmt = event->attr.read_format;
+	u64 record[5];	/* value, [enabled], [running], [id], [lost] */
+	u64 *next = record;
 	u64 enabled, running;
-	u64 words[5];
-	int n = 0;
+	size_t len;
 
-	words[n++] = perf_event_total(event, &enabled, &running);
-	if (read_format & PERF_FORMAT_TOTAL_TIME_ENABLED)
-		words[n++] = enabled;
-	if (read_format & PERF_FORMAT_TOTAL_TIME_RUNNING)
-		words[n++] = running;
-	if (read_format & PERF_FORMAT_ID)
-		words[n++] = perf_event_primary_id(event);
-	if (read_format & PERF_FORMAT_LOST)
-		words[n++] = atomic64_read(&event->lost_samples);
+	*next++ = perf_event_total(event, &enabled, &running);
+	if (fmt & PERF_FORMAT_TOTAL_TIME_ENABLED)
+		*next++ = enabled;
+	if (fmt & PERF_FORMAT_TOTAL_TIME_RUNNING)
+		*next++ = running;
+	if (fmt & PERF_FORMAT_ID)
+		*next++ = perf_event_primary_id(event);
+	if (fmt & PERF_FORMAT_LOST)
+		*next++ = atomic64_read(&event->lost_samples);
 
-	if (copy_to_user(buf, words, n * sizeof(u64)))
-		return -EFAULT;
-
-	return n * sizeof(u64);
+	len = (next - record) * sizeof(*record);
+	return copy_to_user(buf, record, len) ? -EFAULT : len;
 }
 
 /* One member's slot in a group read: value, then [id] [lost]. */

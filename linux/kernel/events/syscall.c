@@ -86,30 +86,23 @@
 
 static int perf_attr_check_branches(struct perf_event_attr *attr)
 {
-	u64 branches = attr->branch_sample_type;
+	u64 wanted = attr->branch_sample_type;
+	u64 levels = wanted & PERF_SAMPLE_BRANCH_PLM_ALL;
+	u64 kinds = wanted & ~(u64)PERF_SAMPLE_BRANCH_PLM_ALL;
 
-	if (branches & ~(u64)(PERF_SAMPLE_BRANCH_MAX - 1))
+	/* Bits past the known ones, or privilege levels but no kind of branch. */
+	if (wanted >= PERF_SAMPLE_BRANCH_MAX || !kinds)
 		return -EINVAL;
 
-	/* Privilege levels alone select no branch at all. */
-	if (!(branches & ~(u64)PERF_SAMPLE_BRANCH_PLM_ALL))
-		return -EINVAL;
-
-	/* No level given: take the ones the event itself counts in. */
-	if (!(branches & PERF_SAMPLE_BRANCH_PLM_ALL)) {
-		if (!attr->exclude_user)
-			branches |= PERF_SAMPLE_BRANCH_USER;
-		if (!attr->exclude_kernel)
-			branches |= PERF_SAMPLE_BRANCH_KERNEL;
-		if (!attr->exclude_hv)
-			branches |= PERF_SAMPLE_BRANCH_HV;
-		attr->branch_sample_type = branches;
+	/* No level given: use the levels the event itself counts in. */
+	if (!levels) {
+		levels = (attr->exclude_user ? 0 : PERF_SAMPLE_BRANCH_USER) |
+			 (attr->exclude_kernel ? 0 : PERF_SAMPLE_BRANCH_KERNEL) |
+			 (attr->exclude_hv ? 0 : PERF_SAMPLE_BRANCH_HV);
+		attr->branch_sample_type = kinds | levels;
 	}
 
-	if (branches & PERF_BRANCH_PRIVILEGED)
-		return perf_allow_kernel();
-
-	return 0;
+	return (levels & PERF_BRANCH_PRIVILEGED) ? perf_allow_kernel() : 0;
 }
 
 static int perf_attr_check_user_stack(struct perf_event_attr *attr)
@@ -634,6 +627,16 @@ out_exec_lock:
 	return ERR_PTR(err);
 }
 
+/* prctl(PR_TASK_PERF_EVENTS_{EN,DIS}ABLE) walks the opener's own list. */
+static void perf_event_link_to_opener(struct perf_event *event)
+{
+	struct task_struct *opener = current;
+
+	mutex_lock(&opener->perf_event_mutex);
+	list_add_tail(&event->owner_entry, &opener->perf_event_list);
+	mutex_unlock(&opener->perf_event_mutex);
+}
+
 /**
  * sys_perf_event_open - open a performance counter
  * @attr_uptr: what to count, and how
@@ -716,10 +719,7 @@ SYSCALL_DEFINE5(perf_event_open, struct perf_event_attr __user *, attr_uptr,
 		goto out_event;
 	}
 
-	/* prctl(PR_TASK_PERF_EVENTS_{EN,DIS}ABLE) acts on this list. */
-	mutex_lock(&current->perf_event_mutex);
-	list_add_tail(&event->owner_entry, &current->perf_event_list);
-	mutex_unlock(&current->perf_event_mutex);
+	perf_event_link_to_opener(event);
 
 	/* The leader is now reachable through the group: drop group_fd. */
 	perf_open_put_targets(&args);
@@ -750,64 +750,61 @@ out_targets:
  * allocation, -ESRCH if @task has exited, -ENODEV if @cpu is offline,
  * -EBUSY if an exclusive PMU is taken.
  */
-struct perf_event *
-perf_event_create_kernel_counter(struct perf_event_attr *attr, int cpu,
-				 struct task_struct *task,
-				 perf_overflow_handler_t overflow_handler,
-				 void *context)
+struct perf_event *perf_event_create_kernel_counter(struct perf_event_attr *attr,
+						    int cpu, struct task_struct *task,
+						    perf_overflow_handler_t overflow_handler,
+						    void *context)
 {
 	struct perf_event_pmu_context *epc;
-	struct perf_event_context *ctx;
-	struct perf_event *event;
+	struct perf_event_context *target_ctx;
+	struct perf_event *counter;
 	int err;
 
-	if (attr->aux_output || attr->aux_action)
-		return ERR_PTR(-EINVAL);
-
-	if (!perf_cpu_arg_ok(task, cpu))
+	/* No group to take AUX data from; the CPU/task pair must make sense. */
+	if (attr->aux_output || attr->aux_action || !perf_cpu_arg_ok(task, cpu))
 		return ERR_PTR(-EINVAL);
 
 	err = perf_pending_attr_check(attr);
 	if (err)
 		return ERR_PTR(err);
 
-	event = perf_event_alloc(attr, cpu, task, NULL, NULL, overflow_handler,
-				 context, -1);
-	if (IS_ERR(event))
-		return event;
+	counter = perf_event_alloc(attr, cpu, task, NULL, NULL,
+				   overflow_handler, context, -1);
+	if (IS_ERR(counter))
+		return counter;
 
 	/* No owner task: prctl() does not reach it. */
-	perf_event_note_software(event);
+	perf_event_note_software(counter);
 
-	ctx = perf_lock_target_ctx(event, task);
-	if (IS_ERR(ctx)) {
-		err = PTR_ERR(ctx);
-		goto out_event;
+	target_ctx = perf_lock_target_ctx(counter, task);
+	if (IS_ERR(target_ctx)) {
+		err = PTR_ERR(target_ctx);
+		goto out_free;
 	}
 
-	epc = perf_epc_find_get(ctx, event);
+	epc = perf_epc_find_get(target_ctx, counter);
 	if (IS_ERR(epc)) {
 		err = PTR_ERR(epc);
 		goto out_ctx;
 	}
-	event->pmu_ctx = epc;
+	counter->pmu_ctx = epc;
 
-	if (perf_exclusive_pmu_taken(ctx, event)) {
+	if (perf_exclusive_pmu_taken(target_ctx, counter)) {
 		err = -EBUSY;
-		event->pmu_ctx = NULL;
+		counter->pmu_ctx = NULL;
 		perf_epc_put(epc);
 		goto out_ctx;
 	}
 
-	perf_event_calc_read_size(event);
-	perf_install_event(ctx, event, event->cpu);
-	mutex_unlock(&ctx->mutex);
-	return event;
+	perf_event_calc_read_size(counter);
+	perf_install_event(target_ctx, counter, counter->cpu);
+	mutex_unlock(&target_ctx->mutex);
+	return counter;
 
 out_ctx:
-	perf_unlock_target_ctx(ctx);
-out_event:
-	perf_event_free(event);
+	perf_unlock_target_ctx(target_ctx);
+out_free:
+	perf_event_free(counter);
 	return ERR_PTR(err);
 }
 EXPORT_SYMBOL_GPL(perf_event_create_kernel_counter);

@@ -33,14 +33,16 @@
 
 #include "internal.h"
 
-#ifdef CONFIG_SECURITY_PERF_EVENTS_RESTRICT
-int sysctl_perf_event_paranoid __read_mostly = 3;
-#else
-int sysctl_perf_event_paranoid __read_mostly = 2;
-#endif
+/* Level 3 (no perf for the unprivileged) where the distribution asks for it. */
+#define PERF_DEFAULT_PARANOIA \
+	(IS_ENABLED(CONFIG_SECURITY_PERF_EVENTS_RESTRICT) ? 3 : 2)
 
-/* 512 KiB of buffer plus its control page, per user. */
-int sysctl_perf_event_mlock __read_mostly = 512 + (PAGE_SIZE / 1024);
+int sysctl_perf_event_paranoid __read_mostly = PERF_DEFAULT_PARANOIA;
+
+/* 512 KiB of buffer plus its control page, per user, in KiB. */
+#define PERF_DEFAULT_MLOCK_KB	(512 + PAGE_SIZE / 1024)
+
+int sysctl_perf_event_mlock __read_mostly = PERF_DEFAULT_MLOCK_KB;
 
 #define PERF_DEFAULT_SAMPLE_RATE	100000
 #define PERF_DEFAULT_CPU_PERCENT	25
