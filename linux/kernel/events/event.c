@@ -329,13 +329,13 @@ EXPORT_SYMBOL_GPL(perf_event_release_kernel);
  * File operations
  */
 
-static int perf_release(struct inode *inode, struct file *file)
+static int perf_fd_release(struct inode *inode, struct file *file)
 {
 	perf_event_release_kernel(file->private_data);
 	return 0;
 }
 
-static ssize_t perf_read(struct file *file, char __user *buf, size_t count,
+static ssize_t perf_fd_read(struct file *file, char __user *buf, size_t count,
 			 loff_t *ppos)
 {
 	struct perf_event *event = file->private_data;
@@ -347,7 +347,7 @@ static ssize_t perf_read(struct file *file, char __user *buf, size_t count,
 	return perf_read_event(event, buf, count);
 }
 
-static __poll_t perf_poll(struct file *file, poll_table *wait)
+static __poll_t perf_fd_poll(struct file *file, poll_table *wait)
 {
 	struct perf_event *event = file->private_data;
 
@@ -357,7 +357,7 @@ static __poll_t perf_poll(struct file *file, poll_table *wait)
 	return 0;
 }
 
-static int perf_fasync(int fd, struct file *file, int on)
+static int perf_fd_fasync(int fd, struct file *file, int on)
 {
 	/* signals on overflow come with sampling */
 	return on ? -EOPNOTSUPP : 0;
@@ -365,12 +365,12 @@ static int perf_fasync(int fd, struct file *file, int on)
 
 /* No .mmap: mmap(2) of a perf fd fails with ENODEV until the ring buffer lands. */
 const struct file_operations perf_fops = {
-	.release		= perf_release,
-	.read			= perf_read,
-	.poll			= perf_poll,
-	.unlocked_ioctl		= perf_ioctl,
-	.compat_ioctl		= perf_compat_ioctl,
-	.fasync			= perf_fasync,
+	.read		= perf_fd_read,
+	.unlocked_ioctl	= perf_ioctl,
+	.compat_ioctl	= perf_compat_ioctl,
+	.poll		= perf_fd_poll,
+	.fasync		= perf_fd_fasync,
+	.release	= perf_fd_release,
 };
 
 bool is_perf_file(struct file *file)
@@ -442,9 +442,9 @@ u64 perf_event_pause(struct perf_event *event, bool reset)
 	u64 count;
 
 	perf_event_disable_locked(event);
-	count = local64_read(&event->count);
-	if (reset)
-		local64_set(&event->count, 0);
+	/* stopped: nothing adds to the count while it is read and cleared */
+	count = reset ? local64_xchg(&event->count, 0) :
+			local64_read(&event->count);
 	perf_event_ctx_unlock(event, ctx);
 	return count;
 }
