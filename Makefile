@@ -3,7 +3,7 @@
 ARCH ?= x86_64
 KSRC ?=
 
-.PHONY: all deps build build-core test-core build-mainline run run-mainline test test-mainline \
+.PHONY: all deps build build-core test-core bench-core build-mainline run run-mainline test test-mainline \
 	bench bench-mainline abi compat compat-mainline patch install clean \
 	distclean help
 
@@ -50,6 +50,10 @@ test-mainline: deps
 
 bench: deps
 	scripts/bench.sh mainline ours
+
+# The same benchmarks with our work-in-progress core as the "ours" column.
+bench-core: deps
+	BENCH_OUT=$(CURDIR)/out/bench-core scripts/bench.sh mainline core
 
 bench-mainline: deps
 	BENCH_OUT=$(CURDIR)/out/bench-mainline scripts/bench.sh mainline
