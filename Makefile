@@ -3,7 +3,7 @@
 ARCH ?= x86_64
 KSRC ?=
 
-.PHONY: all deps build build-core test-core bench-core build-mainline run run-mainline test test-mainline \
+.PHONY: all deps build build-core test-core bench-core compat-core build-mainline run run-mainline test test-mainline \
 	bench bench-mainline abi compat compat-mainline patch install clean \
 	distclean help
 
@@ -64,6 +64,9 @@ abi:
 # COMPAT_ARCHES: which of x86_64 arm64 (default both).
 compat: deps
 	scripts/compat.sh $(COMPAT_ARCHES)
+
+compat-core: deps
+	scripts/compat.sh --tree core $(COMPAT_ARCHES)
 
 compat-mainline: deps
 	scripts/compat.sh --tree mainline $(COMPAT_ARCHES)
