@@ -135,8 +135,8 @@ struct perf_raw_frag {
 		struct perf_raw_frag	*next;
 	};
 	void				*data;
-	u32				size;
 	perf_copy_f			copy;	/* NULL: plain memcpy */
+	u32				size;
 } __packed;
 
 struct perf_raw_record {
@@ -158,8 +158,8 @@ static __always_inline bool perf_raw_frag_last(const struct perf_raw_frag *frag)
 
 /* An extra register a hardware event needs (x86 offcore, LBR select...). */
 struct hw_perf_event_extra {
-	unsigned int	reg;	/* which register (MSR or index) */
 	u64		config;	/* the value to write there */
+	unsigned int	reg;	/* which register (MSR or index) */
 	int		idx;	/* slot in the driver's shared table */
 	int		alloc;	/* the slot is held */
 };
@@ -186,14 +186,14 @@ struct hw_perf_event {
 	union {
 		/* CPU and uncore counters */
 		struct {
-			int		idx;		/* counter index */
-			u64		config;		/* control value */
 			unsigned long	config_base;	/* control register */
 			unsigned long	event_base;	/* counter register */
-			int		event_base_rdpmc; /* rdpmc index */
-			int		flags;		/* PERF_EVENT_FLAG_* */
-			int		last_cpu;	/* CPU of last assignment */
+			u64		config;		/* control value */
 			u64		last_tag;	/* assignment generation */
+			int		idx;		/* counter index */
+			int		event_base_rdpmc; /* rdpmc index */
+			int		last_cpu;	/* CPU of last assignment */
+			int		flags;		/* PERF_EVENT_FLAG_* */
 			struct hw_perf_event_extra branch_reg;
 			struct hw_perf_event_extra extra_reg;
 		};
@@ -278,7 +278,7 @@ struct hw_perf_event {
 /* pmu::capabilities: what the hardware can and cannot do */
 #define PERF_PMU_CAP_NO_INTERRUPT	0x0001	/* cannot sample */
 #define PERF_PMU_CAP_NO_NMI		0x0002	/* interrupt is not an NMI */
-#define PERF_PMU_CAP_NO_EXCLUDE		0x0040	/* ignores exclude_* bits */
+#define PERF_PMU_CAP_NO_EXCLUDE		0x0040	/* cannot honour exclude_* bits */
 #define PERF_PMU_CAP_EXCLUSIVE		0x0010	/* one event per CPU at a time */
 #define PERF_PMU_CAP_EXTENDED_REGS	0x0008	/* sample_regs beyond the basic set */
 #define PERF_PMU_CAP_EXTENDED_HW_TYPE	0x0100	/* PMU type in config[63:32] */
@@ -310,7 +310,7 @@ enum perf_pmu_scope {
 #define PERF_EF_PAUSE	0x08	/* stop: pause AUX tracing, nothing else */
 #define PERF_EF_RESUME	0x10	/* start: resume AUX tracing */
 
-/**
+/*
  * struct pmu - a performance monitoring unit, as a driver registers it
  *
  * The callbacks that touch hardware run with IRQs off on the CPU where the
@@ -573,7 +573,7 @@ struct perf_event_context {
 	struct rcu_head			rcu_head;
 };
 
-/**
+/*
  * struct perf_event - one counter, as the kernel sees it
  *
  * Placement in a context (the list heads, ctx, pmu_ctx) changes under
@@ -723,7 +723,6 @@ struct perf_output_handle {
 		unsigned long		head;	/* AUX: offset */
 	};
 	unsigned long			size;	/* bytes still reserved */
-	int				page;
 	unsigned long			wakeup;
 	union {
 		struct {
@@ -732,6 +731,7 @@ struct perf_output_handle {
 		u64			aux_flags;	/* perf_aux_output_*() */
 		u64			flags;		/* perf_output_*() */
 	};
+	int				page;
 };
 
 /* What a BPF_PROG_TYPE_PERF_EVENT program's context points to. */
