@@ -12,12 +12,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <linux/perf_event.h>
 
 #include "../kselftest_harness.h"
+#include "perf_helpers.h"
 
 #ifndef PERF_ATTR_SIZE_VER8
 #define PERF_ATTR_SIZE_VER8	136
@@ -33,12 +33,6 @@
 
 /* Big enough for any attr size the tests below hand to the kernel. */
 #define ATTR_BUF_SIZE		512
-
-static int sys_perf_event_open(void *attr, pid_t pid, int cpu, int group_fd,
-			       unsigned long flags)
-{
-	return syscall(__NR_perf_event_open, attr, pid, cpu, group_fd, flags);
-}
 
 /* Zero @len bytes at @buf and describe a task-clock event in them. */
 static struct perf_event_attr *task_clock_attr(void *buf, size_t len,

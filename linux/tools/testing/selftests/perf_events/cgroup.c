@@ -21,33 +21,23 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 #include <linux/perf_event.h>
 
 #include "../kselftest_harness.h"
+#include "perf_helpers.h"
 
 #define BURN_NS		(20 * 1000 * 1000LL)
 #define CHILD_BURN_NS	(50 * 1000 * 1000LL)
 #define CG_DEFAULT	"/sys/fs/cgroup"
-
-static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid,
-			       int cpu, int group_fd, unsigned long flags)
-{
-	return syscall(__NR_perf_event_open, attr, pid, cpu, group_fd, flags);
-}
 
 /* A CPU-wide software event on @cpu, counting only in cgroup @cgfd. */
 static int open_cg(__u64 config, int cgfd, int cpu, int group_fd)
 {
 	struct perf_event_attr attr;
 
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = PERF_TYPE_SOFTWARE;
-	attr.config = config;
+	sw_attr(&attr, config);
 	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
 			   PERF_FORMAT_TOTAL_TIME_RUNNING;
 	return sys_perf_event_open(&attr, cgfd, cpu, group_fd,
@@ -60,33 +50,6 @@ static int read_event(int fd, __u64 *v)
 	if (read(fd, v, 3 * sizeof(__u64)) != 3 * sizeof(__u64))
 		return -1;
 	return v[2] <= v[1] ? 0 : -1;
-}
-
-static long long thread_cpu_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-static void burn_cpu(long long ns)
-{
-	long long end = thread_cpu_ns() + ns;
-	unsigned long i;
-
-	while (thread_cpu_ns() < end)
-		for (i = 0; i < 10000; i++)
-			__asm__ __volatile__("" : : "r" (i) : "memory");
-}
-
-static int pin(pid_t pid, int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	return sched_setaffinity(pid, sizeof(set), &set);
 }
 
 /* The last CPU this task may run on. */
@@ -163,17 +126,10 @@ static int perf_controller_on_v2(void)
 
 static int write_pid(const char *dir, pid_t pid)
 {
-	char path[PATH_MAX], s[32];
-	int fd, len, ret;
+	char path[PATH_MAX];
 
 	snprintf(path, sizeof(path), "%s/cgroup.procs", dir);
-	fd = open(path, O_WRONLY);
-	if (fd < 0)
-		return -1;
-	len = snprintf(s, sizeof(s), "%d\n", pid);
-	ret = write(fd, s, len) == len ? 0 : -1;
-	close(fd);
-	return ret;
+	return write_int(path, pid);
 }
 
 /* rmdir, waiting a little for a killed task to leave the cgroup. */
@@ -385,43 +341,17 @@ FIXTURE_TEARDOWN_PARENT(cg)
  */
 static pid_t start_kid(const char *dir, int cpu, int *go)
 {
-	int p[2];
 	pid_t pid;
-	char c;
 
-	if (pipe(p))
-		return -1;
-	pid = fork();
+	pid = fork_waiting_burner(CHILD_BURN_NS, go);
 	if (pid < 0)
 		return -1;
-	if (pid == 0) {
-		close(p[1]);
-		if (read(p[0], &c, 1) != 1)
-			_exit(1);
-		burn_cpu(CHILD_BURN_NS);
-		_exit(0);
-	}
-	close(p[0]);
-	*go = p[1];
-	if (write_pid(dir, pid) || pin(pid, cpu)) {
+	if (write_pid(dir, pid) || pin_to_cpu(pid, cpu)) {
 		kill(pid, SIGKILL);
 		waitpid(pid, NULL, 0);
 		return -1;
 	}
 	return pid;
-}
-
-static int finish_kid(pid_t pid, int go)
-{
-	int status;
-	char c = 0;
-
-	if (write(go, &c, 1) != 1)
-		return -1;
-	close(go);
-	if (waitpid(pid, &status, 0) != pid)
-		return -1;
-	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
 }
 
 /*
@@ -442,13 +372,13 @@ static void count_member(struct __test_metadata *_metadata,
 	usleep(20000);
 
 	/* This task is not in the cgroup. */
-	ASSERT_EQ(0, pin(0, c->cpu));
+	ASSERT_EQ(0, pin_to_cpu(0, c->cpu));
 	ASSERT_EQ(0, read_event(fd, v));
 	burn_cpu(BURN_NS);
 	ASSERT_EQ(0, read_event(fd, w));
 	EXPECT_EQ(v[0], w[0]) TH_LOG("counted a task outside the cgroup");
 
-	ASSERT_EQ(0, finish_kid(c->kid, go));
+	ASSERT_EQ(0, release_child(c->kid, go));
 	c->kid = -1;
 	ASSERT_EQ(0, read_event(fd, w));
 	EXPECT_LE(v[0] + CHILD_BURN_NS / 2, w[0])
@@ -477,7 +407,7 @@ TEST_F(cg, descendant_counted)
 	ASSERT_LE(0, fd);
 	self->c.kid = start_kid(self->c.sub, self->c.cpu, &go);
 	ASSERT_LT(0, self->c.kid);
-	ASSERT_EQ(0, finish_kid(self->c.kid, go));
+	ASSERT_EQ(0, release_child(self->c.kid, go));
 	self->c.kid = -1;
 	ASSERT_EQ(0, read_event(fd, v));
 	EXPECT_LE(CHILD_BURN_NS / 2, v[0]);
@@ -494,7 +424,7 @@ TEST_F(cg, ancestor_not_counted)
 	ASSERT_LE(0, fd);
 	self->c.kid = start_kid(self->c.dir, self->c.cpu, &go);
 	ASSERT_LT(0, self->c.kid);
-	ASSERT_EQ(0, finish_kid(self->c.kid, go));
+	ASSERT_EQ(0, release_child(self->c.kid, go));
 	self->c.kid = -1;
 	ASSERT_EQ(0, read_event(fd, v));
 	EXPECT_EQ(0, v[0]);

@@ -8,13 +8,12 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 #include <linux/perf_event.h>
 
 #include "../kselftest_harness.h"
+#include "perf_helpers.h"
 
 #ifndef PERF_FORMAT_LOST
 #define PERF_FORMAT_LOST	(1U << 4)
@@ -22,52 +21,14 @@
 
 #define BURN_NS		(20 * 1000 * 1000LL)
 
-static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid,
-			       int cpu, int group_fd, unsigned long flags)
-{
-	return syscall(__NR_perf_event_open, attr, pid, cpu, group_fd, flags);
-}
-
 static int open_sw(__u64 config, __u64 read_format, int disabled, pid_t pid)
 {
 	struct perf_event_attr attr;
 
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = PERF_TYPE_SOFTWARE;
-	attr.config = config;
+	sw_attr(&attr, config);
 	attr.read_format = read_format;
 	attr.disabled = disabled;
 	return sys_perf_event_open(&attr, pid, -1, -1, 0);
-}
-
-/* Read the single value of an event opened with read_format == 0. */
-static __u64 read_value(int fd)
-{
-	__u64 v;
-
-	if (read(fd, &v, sizeof(v)) != sizeof(v))
-		return ~0ULL;
-	return v;
-}
-
-static long long thread_cpu_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-/* Spin until this thread has consumed @ns of CPU time. */
-static void burn_cpu(long long ns)
-{
-	long long end = thread_cpu_ns() + ns;
-	unsigned long i;
-
-	while (thread_cpu_ns() < end)
-		for (i = 0; i < 10000; i++)
-			__asm__ __volatile__("" : : "r" (i) : "memory");
 }
 
 TEST(task_clock_advances)

@@ -8,14 +8,12 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/mman.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 #include <linux/perf_event.h>
 
 #include "../kselftest_harness.h"
+#include "perf_helpers.h"
 
 #define BURN_NS		(20 * 1000 * 1000LL)
 #define NR_MEMBERS	3
@@ -36,55 +34,11 @@ struct group_read {
 	} values[NR_MEMBERS];
 };
 
-static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid,
-			       int cpu, int group_fd, unsigned long flags)
+/* A software event that reads as a member of the group below. */
+static void group_attr(struct perf_event_attr *attr, __u64 config)
 {
-	return syscall(__NR_perf_event_open, attr, pid, cpu, group_fd, flags);
-}
-
-static void sw_attr(struct perf_event_attr *attr, __u64 config)
-{
-	memset(attr, 0, sizeof(*attr));
-	attr->size = sizeof(*attr);
-	attr->type = PERF_TYPE_SOFTWARE;
-	attr->config = config;
+	sw_attr(attr, config);
 	attr->read_format = GROUP_FORMAT;
-}
-
-static long long thread_cpu_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-static void burn_cpu(long long ns)
-{
-	long long end = thread_cpu_ns() + ns;
-	unsigned long i;
-
-	while (thread_cpu_ns() < end)
-		for (i = 0; i < 10000; i++)
-			__asm__ __volatile__("" : : "r" (i) : "memory");
-}
-
-/* Fault in NR_PAGES fresh anonymous pages. */
-static int touch_pages(void)
-{
-	long page = sysconf(_SC_PAGESIZE);
-	char *p;
-	int i;
-
-	p = mmap(NULL, NR_PAGES * page, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED)
-		return -1;
-	madvise(p, NR_PAGES * page, MADV_NOHUGEPAGE);
-	for (i = 0; i < NR_PAGES; i++)
-		p[i * page] = 1;
-	munmap(p, NR_PAGES * page);
-	return 0;
 }
 
 /*
@@ -107,7 +61,7 @@ FIXTURE_SETUP(grp)
 	int i;
 
 	for (i = 0; i < NR_MEMBERS; i++) {
-		sw_attr(&attr, config[i]);
+		group_attr(&attr, config[i]);
 		attr.disabled = (i == 0);
 		self->fd[i] = sys_perf_event_open(&attr, 0, -1,
 						  i ? self->fd[0] : -1, 0);
@@ -174,7 +128,7 @@ TEST_F(grp, siblings_wait_for_leader)
 	int i;
 
 	burn_cpu(BURN_NS);
-	ASSERT_EQ(0, touch_pages());
+	ASSERT_EQ(0, touch_pages(NR_PAGES));
 	ASSERT_EQ(0, read_group(self->fd[0], self->id, v));
 	for (i = 0; i < NR_MEMBERS; i++)
 		EXPECT_EQ(0, v[i]) TH_LOG("member %d counted while leader off", i);
@@ -182,7 +136,7 @@ TEST_F(grp, siblings_wait_for_leader)
 	/* Enabling the leader starts the whole group. */
 	ASSERT_EQ(0, ioctl(self->fd[0], PERF_EVENT_IOC_ENABLE, 0));
 	burn_cpu(BURN_NS);
-	ASSERT_EQ(0, touch_pages());
+	ASSERT_EQ(0, touch_pages(NR_PAGES));
 	ASSERT_EQ(0, read_group(self->fd[0], self->id, v));
 	EXPECT_GT(v[0], 0);
 	EXPECT_GT(v[1], 0);
@@ -212,7 +166,7 @@ TEST_F(grp, group_flag_disable_from_sibling)
 			   PERF_IOC_FLAG_GROUP));
 	ASSERT_EQ(0, read_group(self->fd[0], self->id, a));
 	burn_cpu(BURN_NS);
-	ASSERT_EQ(0, touch_pages());
+	ASSERT_EQ(0, touch_pages(NR_PAGES));
 	ASSERT_EQ(0, read_group(self->fd[0], self->id, b));
 	for (i = 0; i < NR_MEMBERS; i++)
 		EXPECT_EQ(a[i], b[i]) TH_LOG("member %d still counting", i);
@@ -226,7 +180,7 @@ TEST_F(grp, group_flag_enable_from_sibling)
 	ASSERT_EQ(0, ioctl(self->fd[1], PERF_EVENT_IOC_ENABLE,
 			   PERF_IOC_FLAG_GROUP));
 	burn_cpu(BURN_NS);
-	ASSERT_EQ(0, touch_pages());
+	ASSERT_EQ(0, touch_pages(NR_PAGES));
 	ASSERT_EQ(0, read_group(self->fd[0], self->id, v));
 	EXPECT_GT(v[0], 0);
 	EXPECT_GT(v[1], 0);
@@ -242,7 +196,7 @@ TEST_F(grp, group_flag_reset)
 	for (who = 0; who < NR_MEMBERS; who += NR_MEMBERS - 1) {
 		ASSERT_EQ(0, ioctl(self->fd[0], PERF_EVENT_IOC_ENABLE, 0));
 		burn_cpu(BURN_NS);
-		ASSERT_EQ(0, touch_pages());
+		ASSERT_EQ(0, touch_pages(NR_PAGES));
 		ASSERT_EQ(0, ioctl(self->fd[0], PERF_EVENT_IOC_DISABLE, 0));
 		ASSERT_EQ(0, read_group(self->fd[0], self->id, v));
 		for (i = 0; i < NR_MEMBERS; i++)
@@ -267,7 +221,7 @@ TEST_F(grp, leader_disable_stops_group)
 	ASSERT_EQ(0, ioctl(self->fd[0], PERF_EVENT_IOC_DISABLE, 0));
 	ASSERT_EQ(0, read_group(self->fd[0], self->id, a));
 	burn_cpu(BURN_NS);
-	ASSERT_EQ(0, touch_pages());
+	ASSERT_EQ(0, touch_pages(NR_PAGES));
 	ASSERT_EQ(0, read_group(self->fd[0], self->id, b));
 	for (i = 0; i < NR_MEMBERS; i++)
 		EXPECT_EQ(a[i], b[i]) TH_LOG("member %d still counting", i);
@@ -282,7 +236,7 @@ TEST_F(grp, sibling_disable_is_local)
 	ASSERT_EQ(0, ioctl(self->fd[1], PERF_EVENT_IOC_DISABLE, 0));
 	ASSERT_EQ(0, read_group(self->fd[0], self->id, a));
 	burn_cpu(BURN_NS);
-	ASSERT_EQ(0, touch_pages());
+	ASSERT_EQ(0, touch_pages(NR_PAGES));
 	ASSERT_EQ(0, read_group(self->fd[0], self->id, b));
 	EXPECT_GT(b[0], a[0]);
 	EXPECT_EQ(a[1], b[1]);
@@ -301,12 +255,12 @@ TEST_F(grp, pinned_or_exclusive_sibling_einval)
 {
 	struct perf_event_attr attr;
 
-	sw_attr(&attr, PERF_COUNT_SW_TASK_CLOCK);
+	group_attr(&attr, PERF_COUNT_SW_TASK_CLOCK);
 	attr.pinned = 1;
 	EXPECT_EQ(-1, sys_perf_event_open(&attr, 0, -1, self->fd[0], 0));
 	EXPECT_EQ(EINVAL, errno);
 
-	sw_attr(&attr, PERF_COUNT_SW_TASK_CLOCK);
+	group_attr(&attr, PERF_COUNT_SW_TASK_CLOCK);
 	attr.exclusive = 1;
 	EXPECT_EQ(-1, sys_perf_event_open(&attr, 0, -1, self->fd[0], 0));
 	EXPECT_EQ(EINVAL, errno);
@@ -319,7 +273,7 @@ TEST_F(grp, no_group_flag_ignores_group_fd)
 	__u64 v;
 	int fd;
 
-	sw_attr(&attr, PERF_COUNT_SW_TASK_CLOCK);
+	group_attr(&attr, PERF_COUNT_SW_TASK_CLOCK);
 	attr.read_format = 0;
 	fd = sys_perf_event_open(&attr, 0, -1, self->fd[0],
 				 PERF_FLAG_FD_NO_GROUP);
@@ -342,7 +296,7 @@ TEST_F(grp, sibling_of_other_task_or_cpu_einval)
 	pid_t child;
 	char c = 0;
 
-	sw_attr(&attr, PERF_COUNT_SW_TASK_CLOCK);
+	group_attr(&attr, PERF_COUNT_SW_TASK_CLOCK);
 	/* The leader monitors this task on any CPU, the sibling CPU 0 only. */
 	EXPECT_EQ(-1, sys_perf_event_open(&attr, 0, 0, self->fd[0], 0));
 	EXPECT_EQ(EINVAL, errno);

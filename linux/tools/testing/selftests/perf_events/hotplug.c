@@ -18,12 +18,11 @@
 #include <sched.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/syscall.h>
-#include <time.h>
 #include <unistd.h>
 #include <linux/perf_event.h>
 
 #include "../kselftest_harness.h"
+#include "perf_helpers.h"
 
 #define CPU		1
 #define CPU_ONLINE	"/sys/devices/system/cpu/cpu1/online"
@@ -31,41 +30,14 @@
 #define BURN_NS		(20 * 1000 * 1000LL)
 #define SLEEP_US	50000
 
-static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid,
-			       int cpu, int group_fd, unsigned long flags)
-{
-	return syscall(__NR_perf_event_open, attr, pid, cpu, group_fd, flags);
-}
-
 static int open_sw(__u64 config, pid_t pid, int cpu, __u64 read_format,
 		   int group_fd)
 {
 	struct perf_event_attr attr;
 
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = PERF_TYPE_SOFTWARE;
-	attr.config = config;
+	sw_attr(&attr, config);
 	attr.read_format = read_format;
 	return sys_perf_event_open(&attr, pid, cpu, group_fd, 0);
-}
-
-static long long thread_cpu_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-static void burn_cpu(long long ns)
-{
-	long long end = thread_cpu_ns() + ns;
-	unsigned long i;
-
-	while (thread_cpu_ns() < end)
-		for (i = 0; i < 10000; i++)
-			__asm__ __volatile__("" : : "r" (i) : "memory");
 }
 
 /* Are we in the test guest? See the comment at the top. */
@@ -143,15 +115,6 @@ static int read_times(int fd, struct reading *r)
 	if (read(fd, r, sizeof(*r)) != sizeof(*r))
 		return -1;
 	return r->running <= r->enabled ? 0 : -1;
-}
-
-static __u64 read_value(int fd)
-{
-	__u64 v;
-
-	if (read(fd, &v, sizeof(v)) != sizeof(v))
-		return ~0ULL;
-	return v;
 }
 
 FIXTURE(hp) {

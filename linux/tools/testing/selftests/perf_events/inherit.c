@@ -9,85 +9,25 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/mman.h>
 #include <sys/prctl.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 #include <linux/perf_event.h>
 
 #include "../kselftest_harness.h"
+#include "perf_helpers.h"
 
 #define BURN_NS		(20 * 1000 * 1000LL)
 #define CHILD_BURN_NS	(100 * 1000 * 1000LL)
 #define NR_PAGES	256
 
-static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid,
-			       int cpu, int group_fd, unsigned long flags)
-{
-	return syscall(__NR_perf_event_open, attr, pid, cpu, group_fd, flags);
-}
-
-static void sw_attr(struct perf_event_attr *attr, __u64 config, int inherit)
-{
-	memset(attr, 0, sizeof(*attr));
-	attr->size = sizeof(*attr);
-	attr->type = PERF_TYPE_SOFTWARE;
-	attr->config = config;
-	attr->inherit = inherit;
-}
-
 static int open_sw(__u64 config, int inherit)
 {
 	struct perf_event_attr attr;
 
-	sw_attr(&attr, config, inherit);
+	sw_attr(&attr, config);
+	attr.inherit = inherit;
 	return sys_perf_event_open(&attr, 0, -1, -1, 0);
-}
-
-static __u64 read_value(int fd)
-{
-	__u64 v;
-
-	if (read(fd, &v, sizeof(v)) != sizeof(v))
-		return ~0ULL;
-	return v;
-}
-
-static long long thread_cpu_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-static void burn_cpu(long long ns)
-{
-	long long end = thread_cpu_ns() + ns;
-	unsigned long i;
-
-	while (thread_cpu_ns() < end)
-		for (i = 0; i < 10000; i++)
-			__asm__ __volatile__("" : : "r" (i) : "memory");
-}
-
-static int touch_pages(int n)
-{
-	long page = sysconf(_SC_PAGESIZE);
-	char *p;
-	int i;
-
-	p = mmap(NULL, n * page, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED)
-		return -1;
-	madvise(p, n * page, MADV_NOHUGEPAGE);
-	for (i = 0; i < n; i++)
-		p[i * page] = 1;
-	munmap(p, n * page);
-	return 0;
 }
 
 enum work { BURN, FAULT };
@@ -103,7 +43,6 @@ static void do_work(enum work w)
 /* Fork a child that does @w and exits; returns 0 once it is reaped. */
 static int run_child(enum work w)
 {
-	int status;
 	pid_t pid = fork();
 
 	if (pid < 0)
@@ -112,9 +51,7 @@ static int run_child(enum work w)
 		do_work(w);
 		_exit(0);
 	}
-	if (waitpid(pid, &status, 0) != pid)
-		return -1;
-	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+	return reap_child(pid);
 }
 
 static void *thread_fn(void *arg)
@@ -226,12 +163,13 @@ TEST(inherit_thread_only_follows_threads)
 	int fd;
 
 	/* inherit_thread refines inherit and is meaningless without it. */
-	sw_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS, 0);
+	sw_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS);
 	attr.inherit_thread = 1;
 	EXPECT_EQ(-1, sys_perf_event_open(&attr, 0, -1, -1, 0));
 	EXPECT_EQ(EINVAL, errno);
 
-	sw_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS, 1);
+	sw_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS);
+	attr.inherit = 1;
 	attr.inherit_thread = 1;
 	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
 	ASSERT_GE(fd, 0) TH_LOG("inherit_thread: %s", strerror(errno));
@@ -257,12 +195,14 @@ TEST(inherit_group_read)
 	__u64 buf[1 + 2 * 2];
 	int leader, sib;
 
-	sw_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS, 1);
+	sw_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS);
+	attr.inherit = 1;
 	attr.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID;
 	attr.disabled = 1;
 	leader = sys_perf_event_open(&attr, 0, -1, -1, 0);
 	ASSERT_GE(leader, 0) TH_LOG("inherit + GROUP: %s", strerror(errno));
-	sw_attr(&attr, PERF_COUNT_SW_TASK_CLOCK, 1);
+	sw_attr(&attr, PERF_COUNT_SW_TASK_CLOCK);
+	attr.inherit = 1;
 	attr.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID;
 	sib = sys_perf_event_open(&attr, 0, -1, leader, 0);
 	ASSERT_GE(sib, 0) TH_LOG("inherit sibling: %s", strerror(errno));
@@ -283,7 +223,8 @@ TEST(inherit_sample_read_needs_tid)
 	struct perf_event_attr attr;
 	int fd;
 
-	sw_attr(&attr, PERF_COUNT_SW_TASK_CLOCK, 1);
+	sw_attr(&attr, PERF_COUNT_SW_TASK_CLOCK);
+	attr.inherit = 1;
 	attr.sample_period = 1000000;
 	attr.sample_type = PERF_SAMPLE_READ;
 	attr.disabled = 1;
@@ -325,7 +266,7 @@ TEST(prctl_enable_starts_disabled_event)
 	struct perf_event_attr attr;
 	int fd;
 
-	sw_attr(&attr, PERF_COUNT_SW_TASK_CLOCK, 0);
+	sw_attr(&attr, PERF_COUNT_SW_TASK_CLOCK);
 	attr.disabled = 1;
 	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
 	ASSERT_GE(fd, 0);
@@ -358,7 +299,7 @@ TEST(prctl_ignores_events_of_other_owners)
 		_exit(0);
 	}
 	close(go[0]);
-	sw_attr(&attr, PERF_COUNT_SW_TASK_CLOCK, 0);
+	sw_attr(&attr, PERF_COUNT_SW_TASK_CLOCK);
 	fd = sys_perf_event_open(&attr, child, -1, -1, 0);
 	ASSERT_GE(fd, 0);
 	ASSERT_EQ(1, write(go[1], &c, 1));

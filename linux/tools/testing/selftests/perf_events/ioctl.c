@@ -14,14 +14,12 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <sys/syscall.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 #include <linux/hw_breakpoint.h>
 #include <linux/perf_event.h>
 
 #include "../kselftest_harness.h"
+#include "perf_helpers.h"
 
 #define BURN_NS		(20 * 1000 * 1000LL)
 #define CHILD_BURN_NS	(100 * 1000 * 1000LL)
@@ -38,20 +36,6 @@
 /* A pointer the kernel cannot copy to or from. */
 #define BAD_PTR		((void *)8)
 
-static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid,
-			       int cpu, int group_fd, unsigned long flags)
-{
-	return syscall(__NR_perf_event_open, attr, pid, cpu, group_fd, flags);
-}
-
-static void sw_attr(struct perf_event_attr *attr, __u64 config)
-{
-	memset(attr, 0, sizeof(*attr));
-	attr->size = sizeof(*attr);
-	attr->type = PERF_TYPE_SOFTWARE;
-	attr->config = config;
-}
-
 /* A task-clock event on this task, counting or (@period) sampling. */
 static int open_clock(int disabled, __u64 period, int inherit, int group_fd)
 {
@@ -62,33 +46,6 @@ static int open_clock(int disabled, __u64 period, int inherit, int group_fd)
 	attr.sample_period = period;
 	attr.inherit = inherit;
 	return sys_perf_event_open(&attr, 0, -1, group_fd, 0);
-}
-
-static __u64 read_value(int fd)
-{
-	__u64 v;
-
-	if (read(fd, &v, sizeof(v)) != sizeof(v))
-		return ~0ULL;
-	return v;
-}
-
-static long long thread_cpu_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-static void burn_cpu(long long ns)
-{
-	long long end = thread_cpu_ns() + ns;
-	unsigned long i;
-
-	while (thread_cpu_ns() < end)
-		for (i = 0; i < 10000; i++)
-			__asm__ __volatile__("" : : "r" (i) : "memory");
 }
 
 /* Map a one-page ring buffer (plus the control page) for @fd. */
@@ -294,46 +251,6 @@ TEST(enable_disable_idempotent)
 	close(fd);
 }
 
-/*
- * Fork a child that waits for a byte on a pipe, burns CHILD_BURN_NS and
- * exits. Returns its pid; *go is the pipe's write end.
- */
-static pid_t fork_waiting_burner(int *go)
-{
-	int p[2];
-	pid_t pid;
-	char c;
-
-	if (pipe(p))
-		return -1;
-	pid = fork();
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		close(p[1]);
-		if (read(p[0], &c, 1) != 1)
-			_exit(1);
-		burn_cpu(CHILD_BURN_NS);
-		_exit(0);
-	}
-	close(p[0]);
-	*go = p[1];
-	return pid;
-}
-
-static int release_and_reap(pid_t pid, int go)
-{
-	int status;
-	char c = 0;
-
-	if (write(go, &c, 1) != 1)
-		return -1;
-	close(go);
-	if (waitpid(pid, &status, 0) != pid)
-		return -1;
-	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
-}
-
 /* ENABLE on the parent's fd also enables the inherited copies. */
 TEST(enable_reaches_inherited_children)
 {
@@ -344,11 +261,11 @@ TEST(enable_reaches_inherited_children)
 	off = open_clock(1, 0, 1, -1);
 	ASSERT_GE(on, 0) TH_LOG("inherited task-clock: %s", strerror(errno));
 	ASSERT_GE(off, 0);
-	pid = fork_waiting_burner(&go);
+	pid = fork_waiting_burner(CHILD_BURN_NS, &go);
 	ASSERT_GT(pid, 0);
 	/* The child now has its own, disabled, copies of both. */
 	ASSERT_EQ(0, ioctl(on, PERF_EVENT_IOC_ENABLE, 0));
-	ASSERT_EQ(0, release_and_reap(pid, go));
+	ASSERT_EQ(0, release_child(pid, go));
 	EXPECT_GE(read_value(on), CHILD_BURN_NS / 2);
 	EXPECT_EQ(0, read_value(off));
 	close(on);
@@ -364,11 +281,11 @@ TEST(disable_reaches_inherited_children)
 
 	fd = open_clock(0, 0, 1, -1);
 	ASSERT_GE(fd, 0) TH_LOG("inherited task-clock: %s", strerror(errno));
-	pid = fork_waiting_burner(&go);
+	pid = fork_waiting_burner(CHILD_BURN_NS, &go);
 	ASSERT_GT(pid, 0);
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
 	before = read_value(fd);
-	ASSERT_EQ(0, release_and_reap(pid, go));
+	ASSERT_EQ(0, release_child(pid, go));
 	after = read_value(fd);
 	/* At most what the child did before it blocked is added. */
 	EXPECT_LT(after, before + CHILD_BURN_NS / 2)

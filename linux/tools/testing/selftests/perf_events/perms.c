@@ -22,12 +22,12 @@
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 #include <linux/capability.h>
 #include <linux/perf_event.h>
 
 #include "../kselftest_harness.h"
+#include "perf_helpers.h"
 
 #ifndef CAP_PERFMON
 #define CAP_PERFMON		38
@@ -43,30 +43,6 @@
 #define R_NOCOUNT	251	/* opened, but did not count */
 #define R_SETUP		252	/* something else went wrong */
 
-static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid,
-			       int cpu, int group_fd, unsigned long flags)
-{
-	return syscall(__NR_perf_event_open, attr, pid, cpu, group_fd, flags);
-}
-
-static long long thread_cpu_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-static void burn_cpu(long long ns)
-{
-	long long end = thread_cpu_ns() + ns;
-	unsigned long i;
-
-	while (thread_cpu_ns() < end)
-		for (i = 0; i < 10000; i++)
-			__asm__ __volatile__("" : : "r" (i) : "memory");
-}
-
 static int read_int(const char *path, int *val)
 {
 	FILE *f = fopen(path, "r");
@@ -77,20 +53,6 @@ static int read_int(const char *path, int *val)
 	ok = fscanf(f, "%d", val) == 1;
 	fclose(f);
 	return ok ? 0 : -1;
-}
-
-static int write_int(const char *path, int val)
-{
-	char s[16];
-	int fd, len, ret;
-
-	fd = open(path, O_WRONLY);
-	if (fd < 0)
-		return -1;
-	len = snprintf(s, sizeof(s), "%d\n", val);
-	ret = write(fd, s, len) == len ? 0 : -1;
-	close(fd);
-	return ret;
 }
 
 /* Safety net: whatever happens to a test, the level at startup returns. */
@@ -228,11 +190,9 @@ static int run_unprivileged(struct job *job)
 static void sw_job(struct job *job, int kernel, pid_t pid, int cpu)
 {
 	memset(job, 0, sizeof(*job));
-	job->attr.size = sizeof(job->attr);
-	job->attr.type = PERF_TYPE_SOFTWARE;
 	/* cpu-clock counts on a CPU even while it idles. */
-	job->attr.config = pid == -1 ? PERF_COUNT_SW_CPU_CLOCK :
-				       PERF_COUNT_SW_TASK_CLOCK;
+	sw_attr(&job->attr, pid == -1 ? PERF_COUNT_SW_CPU_CLOCK :
+					PERF_COUNT_SW_TASK_CLOCK);
 	job->attr.exclude_kernel = !kernel;
 	job->attr.exclude_hv = !kernel;
 	job->pid = pid;
@@ -475,10 +435,7 @@ TEST_F(perms, root_unrestricted)
 	struct perf_event_attr attr;
 	int level, fd;
 
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = PERF_TYPE_SOFTWARE;
-	attr.config = PERF_COUNT_SW_CPU_CLOCK;
+	sw_attr(&attr, PERF_COUNT_SW_CPU_CLOCK);
 	for (level = 2; level <= 3; level++) {
 		if (level != 2 && !have_sysctl())
 			break;

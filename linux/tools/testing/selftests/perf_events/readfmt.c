@@ -12,13 +12,11 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/syscall.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 #include <linux/perf_event.h>
 
 #include "../kselftest_harness.h"
+#include "perf_helpers.h"
 
 #define TE		PERF_FORMAT_TOTAL_TIME_ENABLED
 #define TR		PERF_FORMAT_TOTAL_TIME_RUNNING
@@ -32,43 +30,16 @@
 #define MAX_MEMBERS	4
 #define BUF_WORDS	32
 
-static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid,
-			       int cpu, int group_fd, unsigned long flags)
-{
-	return syscall(__NR_perf_event_open, attr, pid, cpu, group_fd, flags);
-}
-
 static int open_clock(__u64 read_format, int disabled, int inherit,
 		      int group_fd)
 {
 	struct perf_event_attr attr;
 
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = PERF_TYPE_SOFTWARE;
-	attr.config = PERF_COUNT_SW_TASK_CLOCK;
+	sw_attr(&attr, PERF_COUNT_SW_TASK_CLOCK);
 	attr.read_format = read_format;
 	attr.disabled = disabled;
 	attr.inherit = inherit;
 	return sys_perf_event_open(&attr, 0, -1, group_fd, 0);
-}
-
-static long long thread_cpu_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-static void burn_cpu(long long ns)
-{
-	long long end = thread_cpu_ns() + ns;
-	unsigned long i;
-
-	while (thread_cpu_ns() < end)
-		for (i = 0; i < 10000; i++)
-			__asm__ __volatile__("" : : "r" (i) : "memory");
 }
 
 /* The documented size of a read with @fmt from a group of @nr events. */
@@ -409,7 +380,6 @@ TEST(group_members_own_formats)
 /* Fork a child that burns CHILD_BURN_NS of CPU and exits; reap it. */
 static int run_child(void)
 {
-	int status;
 	pid_t pid = fork();
 
 	if (pid < 0)
@@ -418,9 +388,7 @@ static int run_child(void)
 		burn_cpu(CHILD_BURN_NS);
 		_exit(0);
 	}
-	if (waitpid(pid, &status, 0) != pid)
-		return -1;
-	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+	return reap_child(pid);
 }
 
 /*

@@ -9,89 +9,23 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/mman.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 #include <linux/perf_event.h>
 
 #include "../kselftest_harness.h"
+#include "perf_helpers.h"
 
 #define BURN_NS		(20 * 1000 * 1000LL)
 #define NR_PAGES	64
 #define PING_PONGS	50
 
-static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid,
-			       int cpu, int group_fd, unsigned long flags)
-{
-	return syscall(__NR_perf_event_open, attr, pid, cpu, group_fd, flags);
-}
-
 static int open_sw(__u64 config, pid_t pid, int cpu)
 {
 	struct perf_event_attr attr;
 
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = PERF_TYPE_SOFTWARE;
-	attr.config = config;
+	sw_attr(&attr, config);
 	return sys_perf_event_open(&attr, pid, cpu, -1, 0);
-}
-
-static __u64 read_value(int fd)
-{
-	__u64 v;
-
-	if (read(fd, &v, sizeof(v)) != sizeof(v))
-		return ~0ULL;
-	return v;
-}
-
-static long long thread_cpu_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-static void burn_cpu(long long ns)
-{
-	long long end = thread_cpu_ns() + ns;
-	unsigned long i;
-
-	while (thread_cpu_ns() < end)
-		for (i = 0; i < 10000; i++)
-			__asm__ __volatile__("" : : "r" (i) : "memory");
-}
-
-/* Write one byte to each of @n fresh anonymous pages. */
-static int touch_pages(int n)
-{
-	long page = sysconf(_SC_PAGESIZE);
-	char *p;
-	int i;
-
-	p = mmap(NULL, n * page, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED)
-		return -1;
-	/* One fault per page: no transparent huge pages. */
-	madvise(p, n * page, MADV_NOHUGEPAGE);
-	for (i = 0; i < n; i++)
-		p[i * page] = 1;
-	munmap(p, n * page);
-	return 0;
-}
-
-static int pin_to_cpu(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	return sched_setaffinity(0, sizeof(set), &set);
 }
 
 /* Find two CPUs this task may run on; returns -1 if there is only one. */
@@ -176,7 +110,7 @@ TEST(context_switches)
 	__u64 v;
 
 	/* Parent and child share one CPU, so every hand-off is a switch. */
-	if (pin_to_cpu(sched_getcpu()))
+	if (pin_to_cpu(0, sched_getcpu()))
 		TH_LOG("could not pin to one CPU: %s", strerror(errno));
 
 	ASSERT_EQ(0, pipe(p2c));
@@ -215,13 +149,13 @@ TEST(cpu_migrations)
 
 	if (two_cpus(&a, &b))
 		SKIP(return, "needs two usable CPUs");
-	ASSERT_EQ(0, pin_to_cpu(a));
+	ASSERT_EQ(0, pin_to_cpu(0, a));
 	fd = open_sw(PERF_COUNT_SW_CPU_MIGRATIONS, 0, -1);
 	ASSERT_GE(fd, 0) TH_LOG("cpu-migrations: %s", strerror(errno));
 	for (i = 0; i < 4; i++) {
-		ASSERT_EQ(0, pin_to_cpu(b));
+		ASSERT_EQ(0, pin_to_cpu(0, b));
 		burn_cpu(BURN_NS / 20);
-		ASSERT_EQ(0, pin_to_cpu(a));
+		ASSERT_EQ(0, pin_to_cpu(0, a));
 		burn_cpu(BURN_NS / 20);
 	}
 	v = read_value(fd);
@@ -270,14 +204,14 @@ TEST(task_clock_on_one_cpu)
 
 	if (two_cpus(&a, &b))
 		SKIP(return, "needs two usable CPUs");
-	ASSERT_EQ(0, pin_to_cpu(b));
+	ASSERT_EQ(0, pin_to_cpu(0, b));
 	fd = open_sw(PERF_COUNT_SW_TASK_CLOCK, 0, a);
 	ASSERT_GE(fd, 0) TH_LOG("task-clock on cpu %d: %s", a,
 				strerror(errno));
 	burn_cpu(BURN_NS);
 	EXPECT_EQ(0, read_value(fd)) TH_LOG("counted on cpu %d", b);
 
-	ASSERT_EQ(0, pin_to_cpu(a));
+	ASSERT_EQ(0, pin_to_cpu(0, a));
 	burn_cpu(BURN_NS);
 	v = read_value(fd);
 	EXPECT_NE(~0ULL, v);

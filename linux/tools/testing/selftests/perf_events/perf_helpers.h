@@ -1,0 +1,166 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Small helpers shared by the perf_events selftests: the system call
+ * wrapper, attr set-up, reading counts, CPU and page-fault workloads,
+ * and child and sysctl plumbing.  Every test program is one translation
+ * unit, so everything here is static inline.
+ *
+ * Include it after the test's own system headers, with _GNU_SOURCE
+ * defined (for cpu_set_t and sched_setaffinity()).
+ */
+#ifndef PERF_HELPERS_H
+#define PERF_HELPERS_H
+
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <linux/perf_event.h>
+
+/* glibc has no wrapper for perf_event_open(2). */
+static inline int sys_perf_event_open(struct perf_event_attr *attr,
+				      pid_t pid, int cpu, int group_fd,
+				      unsigned long flags)
+{
+	return syscall(__NR_perf_event_open, attr, pid, cpu, group_fd, flags);
+}
+
+/* A zeroed attr for software event @config; callers add the rest. */
+static inline void sw_attr(struct perf_event_attr *attr, __u64 config)
+{
+	memset(attr, 0, sizeof(*attr));
+	attr->size = sizeof(*attr);
+	attr->type = PERF_TYPE_SOFTWARE;
+	attr->config = config;
+}
+
+/* The count of an event with read_format 0; ~0ULL if read() fails. */
+static inline __u64 read_value(int fd)
+{
+	__u64 v;
+
+	if (read(fd, &v, sizeof(v)) != sizeof(v))
+		return ~0ULL;
+	return v;
+}
+
+/* CPU time this thread has used so far, in nanoseconds. */
+static inline long long thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* Spin until this thread has used another @ns of CPU time. */
+static inline void burn_cpu(long long ns)
+{
+	long long end = thread_cpu_ns() + ns;
+	unsigned long i;
+
+	while (thread_cpu_ns() < end)
+		for (i = 0; i < 10000; i++)
+			__asm__ __volatile__("" : : "r" (i) : "memory");
+}
+
+/* Map @n fresh anonymous pages, write a byte to each, unmap them. */
+static inline int touch_pages(int n)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	char *p;
+	int i;
+
+	p = mmap(NULL, n * page, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return -1;
+	/* Small pages only, so that each page takes its own fault. */
+	madvise(p, n * page, MADV_NOHUGEPAGE);
+	for (i = 0; i < n; i++)
+		p[i * page] = 1;
+	munmap(p, n * page);
+	return 0;
+}
+
+/* Restrict task @pid (0: the caller) to @cpu. */
+static inline int pin_to_cpu(pid_t pid, int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(pid, sizeof(set), &set);
+}
+
+/* Wait for child @pid; 0 if it exited normally with status 0. */
+static inline int reap_child(pid_t pid)
+{
+	int status;
+
+	if (waitpid(pid, &status, 0) != pid)
+		return -1;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+}
+
+/*
+ * Fork a child that blocks until a byte arrives on a pipe, then burns @ns
+ * of CPU time and exits.  Returns its pid, or -1; *go is the pipe's write
+ * end, for release_child().
+ */
+static inline pid_t fork_waiting_burner(long long ns, int *go)
+{
+	int p[2];
+	pid_t pid;
+	char c;
+
+	if (pipe(p))
+		return -1;
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		close(p[1]);
+		if (read(p[0], &c, 1) != 1)
+			_exit(1);
+		burn_cpu(ns);
+		_exit(0);
+	}
+	close(p[0]);
+	*go = p[1];
+	return pid;
+}
+
+/* Let a fork_waiting_burner() child run, and reap it; 0 if it succeeded. */
+static inline int release_child(pid_t pid, int go)
+{
+	char c = 0;
+
+	if (write(go, &c, 1) != 1)
+		return -1;
+	close(go);
+	return reap_child(pid);
+}
+
+/* Write @val as a decimal line to the (sysctl or cgroup) file @path. */
+static inline int write_int(const char *path, int val)
+{
+	char s[16];
+	int fd, len, ret;
+
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -1;
+	len = snprintf(s, sizeof(s), "%d\n", val);
+	ret = write(fd, s, len) == len ? 0 : -1;
+	close(fd);
+	return ret;
+}
+
+#endif /* PERF_HELPERS_H */
