@@ -1340,6 +1340,15 @@ void perf_cpc_init(struct perf_cpu_pmu_context *cpc, struct pmu *pmu, int cpu)
 }
 
 /**
+ * perf_cpc_exit - a PMU goes away: stop its multiplexing timer on a CPU
+ * @cpc: per_cpu_ptr(pmu->cpu_pmu_context, cpu); the PMU has no events left
+ */
+void perf_cpc_exit(struct perf_cpu_pmu_context *cpc)
+{
+	hrtimer_cancel(&cpc->mux_timer);
+}
+
+/**
  * perf_cpc_set_mux_interval - the multiplexing period of a PMU on a CPU
  * @cpc: the PMU's per-CPU state
  * @ms: milliseconds; 0 picks the default

@@ -129,6 +129,7 @@ void perf_ctx_sched_out_all(struct perf_event_context *ctx);
 void perf_enable_on_exec(struct perf_event_context *ctx);
 
 void perf_cpc_init(struct perf_cpu_pmu_context *cpc, struct pmu *pmu, int cpu);
+void perf_cpc_exit(struct perf_cpu_pmu_context *cpc);
 void perf_cpc_set_mux_interval(struct perf_cpu_pmu_context *cpc,
 			       unsigned int ms);
 void perf_context_init(void);

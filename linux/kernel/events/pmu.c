@@ -622,6 +622,8 @@ EXPORT_SYMBOL_GPL(perf_pmu_register);
  */
 void perf_pmu_unregister(struct pmu *pmu)
 {
+	int cpu;
+
 	mutex_lock(&perf_pmus_lock);
 	list_del_rcu(&pmu->entry);
 	idr_remove(&perf_pmu_idr, pmu->type);
@@ -632,6 +634,8 @@ void perf_pmu_unregister(struct pmu *pmu)
 	synchronize_srcu(&pmus_srcu);
 	synchronize_rcu();
 
+	for_each_possible_cpu(cpu)
+		perf_cpc_exit(per_cpu_ptr(pmu->cpu_pmu_context, cpu));
 	free_percpu(pmu->cpu_pmu_context);
 	pmu->cpu_pmu_context = NULL;
 	free_percpu(pmu->pmu_disable_count);
