@@ -526,6 +526,7 @@ struct perf_event_pmu_context {
 	int				nr_events;	/* leaders and siblings */
 	int				nr_active;	/* groups on the PMU */
 	int				nr_groups_cpu;	/* leaders with cpu >= 0 */
+	int				nr_cgroups;	/* cgroup events */
 	unsigned int			embedded : 1;	/* in perf_cpu_pmu_context */
 	unsigned int			rotate_necessary : 1; /* a group did not fit */
 
@@ -559,6 +560,7 @@ struct perf_event_context {
 	int				nr_stat;	/* inherit_stat events */
 	int				nr_freq;
 	int				nr_task_data;
+	int				nr_cgroups;	/* cgroup events */
 
 	u64				time;		/* time the context was active */
 	u64				timestamp;	/* perf_clock() at the last update */
@@ -568,6 +570,9 @@ struct perf_event_context {
 	u64				parent_gen;
 	u64				generation;
 	int				pin_count;	/* >0: may not be swapped */
+
+	/* task context: its events that take side-band records (records.c) */
+	struct hlist_head		sb_events;
 
 	refcount_t			refcount;
 	struct rcu_head			rcu_head;
@@ -653,10 +658,47 @@ struct perf_event {
 	atomic64_t			lost_samples;
 	u64				(*clock)(void);
 
-	/* ---- ring buffer and AUX (not used before mmap lands) ---- */
-	struct mutex			mmap_mutex;	/* rb */
+	/*
+	 * Work an overflow (possibly in NMI) leaves for later: wakeups and
+	 * disabling in pending_irq (IRQ work, on the event's CPU), SIGTRAP
+	 * in pending_task (task work of the task that overflowed).
+	 * kernel/events/overflow.c.
+	 */
+	wait_queue_head_t		waitq;		/* poll() and read waiters */
+	struct fasync_struct		*fasync;	/* O_ASYNC owners */
+	struct irq_work			pending_irq;
+	struct callback_head		pending_task;
+	unsigned int			pending_wakeup;
+	unsigned int			pending_disable;
+	unsigned int			pending_sigtrap;
+	unsigned int			pending_work;	/* pending_task queued */
+	u64				pending_addr;	/* SIGTRAP si_addr */
+	u64				sigtrap_count;	/* overflows not yet signalled */
+
+	/*
+	 * ---- ring buffer and AUX ----
+	 * rb is the buffer the event writes to: its own mmap()ed one or the
+	 * one SET_OUTPUT sent it to.  It changes under mmap_mutex and is
+	 * read under RCU by writers (kernel/events/ring_buffer.c).
+	 */
+	struct mutex			mmap_mutex;	/* rb, rb_entry, mmap_count */
 	struct perf_buffer		*rb;
+	struct list_head		rb_entry;	/* on rb's list of writers */
+	atomic_t			mmap_count;	/* mappings of this fd */
+	/* RCU state when the event left a buffer's list, if not yet past */
+	unsigned long			rb_left_gp;
+	bool				rb_left_pending;
 	struct perf_event		*aux_event;	/* aux_output: the AUX leader */
+
+	/*
+	 * ---- side-band records (kernel/events/records.c) ----
+	 * While the event sits in a context and asks for records, sb_entry
+	 * links it into the list records are delivered from: its CPU's list
+	 * for a CPU-wide event, its task context's sb_events otherwise.
+	 * sb_kinds says which kinds of record it is sent.
+	 */
+	struct hlist_node		sb_entry;
+	unsigned int			sb_kinds;
 
 	/* ---- address range filters ---- */
 	struct perf_addr_filters_head	addr_filters;
@@ -731,6 +773,7 @@ struct perf_output_handle {
 		u64			aux_flags;	/* perf_aux_output_*() */
 		u64			flags;		/* perf_output_*() */
 	};
+	void				*record;	/* ring buffer: the record begun */
 	int				page;
 };
 

@@ -12,9 +12,13 @@
  * On the default hierarchy the controller is on in every cgroup without
  * being asked for, and it works in threaded subtrees too.
  *
- * Step 1 of the core does not schedule cgroup events yet:
- * perf_cgroup_connect() checks its fd and then refuses the event, so there
- * is never a cgroup event to switch when a task moves between cgroups.
+ * A cgroup event is a CPU-wide event tied to one cgroup: it is on the PMU
+ * only while a task of that cgroup, or of a cgroup below it, runs on its
+ * CPU, and its enabled time is that cgroup's time on the CPU (each cgroup
+ * keeps a per-CPU clock, struct perf_cgroup_info, that runs while its
+ * tasks or its descendants' run there).  context.c does the scheduling:
+ * the context switch, and the move of a running task to another cgroup
+ * (perf_cgroup_attach() below), call perf_cgroup_switch().
  */
 
 #include <linux/cgroup.h>
@@ -22,7 +26,9 @@
 #include <linux/file.h>
 #include <linux/percpu.h>
 #include <linux/perf_event.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
+#include <linux/smp.h>
 
 #include "internal.h"
 
@@ -46,6 +52,13 @@ perf_cgroup_css_alloc(struct cgroup_subsys_state *parent_css)
 	return ERR_PTR(-ENOMEM);
 }
 
+/* A new cgroup is announced to the events that asked (attr.cgroup). */
+static int perf_cgroup_css_online(struct cgroup_subsys_state *css)
+{
+	perf_event_cgroup_record(css->cgroup);
+	return 0;
+}
+
 static void perf_cgroup_css_free(struct cgroup_subsys_state *css)
 {
 	struct perf_cgroup *pc = css_to_perf_cgroup(css);
@@ -54,9 +67,36 @@ static void perf_cgroup_css_free(struct cgroup_subsys_state *css)
 	kfree(pc);
 }
 
+/* A task moved cgroups while running: its CPU switches clocks and events. */
+static void perf_cgroup_move_here(void *data)
+{
+	struct task_struct *task = data;
+
+	if (task == current)
+		perf_cgroup_switch(task);
+}
+
+static void perf_cgroup_attach(struct cgroup_taskset *tset)
+{
+	struct cgroup_subsys_state *css;
+	struct task_struct *task;
+
+	if (!static_branch_unlikely(&perf_cgroup_events))
+		return;
+	cgroup_taskset_for_each(task, css, tset) {
+		int cpu = task_cpu(task);
+
+		if (task_curr(task) && cpu_online(cpu))
+			smp_call_function_single(cpu, perf_cgroup_move_here,
+						 task, 1);
+	}
+}
+
 struct cgroup_subsys perf_event_cgrp_subsys = {
 	.css_alloc	= perf_cgroup_css_alloc,
+	.css_online	= perf_cgroup_css_online,
 	.css_free	= perf_cgroup_css_free,
+	.attach		= perf_cgroup_attach,
 	.implicit_on_dfl = true,
 	.threaded	= true,
 };
@@ -65,31 +105,50 @@ struct cgroup_subsys perf_event_cgrp_subsys = {
  * perf_cgroup_connect - tie a new event to the cgroup it is to count in
  * @fd: an open fd of the cgroup's directory (the pid argument of
  *      perf_event_open(2) with PERF_FLAG_PID_CGROUP)
- * @event: the event being created
+ * @event: the event being created (CPU-wide)
+ * @group_leader: the leader of the group it joins, or NULL
  *
- * Cgroup events are not scheduled yet.  The fd is still checked, so that
- * a bad argument gets the error it will always get; a good one gets
- * -EOPNOTSUPP.
- *
- * Return: -EBADF if @fd is not open, the error of the cgroup lookup if it
- * is not a directory of a cgroup hierarchy with this controller (or the
- * cgroup is going away), -EOPNOTSUPP otherwise.
+ * Return: 0 with event->cgrp set (and a reference on it), -EBADF if @fd
+ * is not open, the error of the cgroup lookup if it is not a directory of
+ * a cgroup hierarchy with this controller (or the cgroup is going away),
+ * -EINVAL if the group's leader counts in another cgroup.
  */
-int perf_cgroup_connect(int fd, struct perf_event *event)
+int perf_cgroup_connect(int fd, struct perf_event *event,
+			struct perf_event *group_leader)
 {
 	CLASS(fd, dir)(fd);
 	struct cgroup_subsys_state *css;
-	struct dentry *dentry;
+	struct perf_cgroup *cgrp;
 
 	if (fd_empty(dir))
 		return -EBADF;
-	dentry = fd_file(dir)->f_path.dentry;
 
 	/* Only a live cgroup of a hierarchy that has this controller will do. */
-	css = css_tryget_online_from_dir(dentry, &perf_event_cgrp_subsys);
+	css = css_tryget_online_from_dir(fd_file(dir)->f_path.dentry,
+					 &perf_event_cgrp_subsys);
 	if (IS_ERR(css))
 		return PTR_ERR(css);
 
-	css_put(css);
-	return -EOPNOTSUPP;
+	cgrp = css_to_perf_cgroup(css);
+	if (group_leader && group_leader != event &&
+	    group_leader->cgrp != cgrp) {
+		css_put(css);
+		return -EINVAL;
+	}
+	event->cgrp = cgrp;
+	static_branch_inc(&perf_cgroup_events);
+	return 0;
+}
+
+/**
+ * perf_cgroup_disconnect - an event is freed: drop its cgroup
+ * @event: the event (with or without a cgroup)
+ */
+void perf_cgroup_disconnect(struct perf_event *event)
+{
+	if (!event->cgrp)
+		return;
+	static_branch_dec(&perf_cgroup_events);
+	css_put(&event->cgrp->css);
+	event->cgrp = NULL;
 }

@@ -250,29 +250,17 @@ static void perf_epc_init(struct perf_event_pmu_context *epc, struct pmu *pmu,
 	atomic_set(&epc->refcount, 1);
 }
 
-/**
- * perf_epc_find_get - the PMU sub-context of @ctx for @event's PMU
- * @ctx: a context the caller holds a reference on
- * @event: an event whose ->pmu is set
- *
- * Return: the sub-context with a reference, or an ERR_PTR.
- */
+/* @pmu's sub-context of @ctx (on @cpu for a CPU context), with a reference */
 struct perf_event_pmu_context *
-perf_epc_find_get(struct perf_event_context *ctx, struct perf_event *event)
+perf_epc_find_get_pmu(struct perf_event_context *ctx, struct pmu *pmu, int cpu)
 {
 	struct perf_event_pmu_context *epc, *new = NULL;
-	struct perf_event *leader = event->group_leader;
-	struct pmu *pmu = event->pmu;
 	void *task_data = NULL;
-
-	/* a software sibling goes on and off with its hardware leader */
-	if (leader != event && leader->pmu_ctx)
-		pmu = leader->pmu_ctx->pmu;
 
 	if (!ctx->task) {
 		struct perf_cpu_pmu_context *cpc;
 
-		cpc = per_cpu_ptr(pmu->cpu_pmu_context, event->cpu);
+		cpc = per_cpu_ptr(pmu->cpu_pmu_context, cpu);
 		atomic_inc(&cpc->epc.refcount);
 		return &cpc->epc;
 	}
@@ -304,6 +292,27 @@ perf_epc_find_get(struct perf_event_context *ctx, struct perf_event *event)
 	raw_spin_unlock_irq(&ctx->lock);
 	perf_ctx_get(ctx);
 	return new;
+}
+
+/**
+ * perf_epc_find_get - the sub-context of @ctx an event is scheduled in
+ * @ctx: a context the caller holds a reference on
+ * @event: an event whose ->pmu is set
+ *
+ * A software sibling goes on and off with its hardware leader, in the
+ * leader's sub-context.
+ *
+ * Return: the sub-context with a reference, or an ERR_PTR.
+ */
+struct perf_event_pmu_context *
+perf_epc_find_get(struct perf_event_context *ctx, struct perf_event *event)
+{
+	struct perf_event *leader = event->group_leader;
+	struct pmu *pmu = event->pmu;
+
+	if (leader != event && leader->pmu_ctx)
+		pmu = leader->pmu_ctx->pmu;
+	return perf_epc_find_get_pmu(ctx, pmu, event->cpu);
 }
 
 static void perf_epc_free_rcu(struct rcu_head *head)
@@ -349,9 +358,85 @@ static void ctx_update_time(struct perf_event_context *ctx)
 	ctx->timestamp = now;
 }
 
+/* ---------------------------------------------------------------------
+ * Cgroup clocks.  A cgroup's clock on a CPU runs while a task of it or of
+ * a cgroup below it runs there (and the CPU context has cgroup events);
+ * cgroup events keep their times in it instead of the context's time.
+ * Changed on their CPU only, IRQs off, under the CPU context's lock.
+ */
+
+DEFINE_STATIC_KEY_FALSE(perf_cgroup_events);
+
+#ifdef CONFIG_CGROUP_PERF
+static struct perf_cgroup *css_perf_cgroup(struct cgroup_subsys_state *css)
+{
+	return container_of(css, struct perf_cgroup, css);
+}
+
+/* Start (@run) or stop the clocks of @cgrp and its ancestors here. */
+static void cgrp_clocks_run(struct perf_cgroup *cgrp, bool run)
+{
+	struct cgroup_subsys_state *css;
+	u64 now = perf_clock();
+
+	for (css = cgrp ? &cgrp->css : NULL; css; css = css->parent) {
+		struct perf_cgroup_info *info =
+			this_cpu_ptr(css_perf_cgroup(css)->info);
+
+		if (info->active)
+			info->time += now - info->timestamp;
+		info->timestamp = now;
+		info->active = run;
+	}
+}
+
+/* The clock of a cgroup event's cgroup on the event's CPU, up to now. */
+static u64 cgrp_event_time(struct perf_event *event)
+{
+	struct perf_cgroup_info *info = per_cpu_ptr(event->cgrp->info,
+						    event->cpu);
+	u64 time = READ_ONCE(info->time);
+
+	if (READ_ONCE(info->active))
+		time += perf_clock() - READ_ONCE(info->timestamp);
+	return time;
+}
+
+/* May @event (of the CPU context) count with the task running here? */
+static bool cgrp_event_matches(struct perf_event *event)
+{
+	struct perf_cgroup *now = this_cpu_ptr(&perf_cpu_context)->cgrp;
+
+	if (!event->cgrp)
+		return true;
+	return now && cgroup_is_descendant(now->css.cgroup,
+					   event->cgrp->css.cgroup);
+}
+
+/* Events' time: the context's, or for a cgroup event its cgroup's. */
+static u64 event_clock(struct perf_event *event)
+{
+	return event->cgrp ? cgrp_event_time(event) : event->ctx->time;
+}
+#else
+static inline void cgrp_clocks_run(struct perf_cgroup *cgrp, bool run)
+{
+}
+
+static inline bool cgrp_event_matches(struct perf_event *event)
+{
+	return true;
+}
+
+static u64 event_clock(struct perf_event *event)
+{
+	return event->ctx->time;
+}
+#endif
+
 static void event_update_time(struct perf_event *event)
 {
-	u64 now = event->ctx->time;
+	u64 now = event_clock(event);
 	u64 delta = now - event->tstamp;
 
 	if (event->state >= PERF_EVENT_STATE_INACTIVE)
@@ -403,6 +488,10 @@ void perf_event_times_local(struct perf_event *event, u64 *enabled,
 
 	if (ctx->is_active & EVENT_TIME)
 		now += perf_clock() - ctx->timestamp;
+#ifdef CONFIG_CGROUP_PERF
+	if (event->cgrp)
+		now = cgrp_event_time(event);
+#endif
 	delta = now - event->tstamp;
 	*enabled = event->total_time_enabled;
 	*running = event->total_time_running;
@@ -419,7 +508,9 @@ void perf_event_times_local(struct perf_event *event, u64 *enabled,
 
 static bool event_runs_here(struct perf_event *event)
 {
-	return event->cpu == -1 || event->cpu == smp_processor_id();
+	if (event->cpu != -1 && event->cpu != smp_processor_id())
+		return false;
+	return cgrp_event_matches(event);
 }
 
 static void event_sched_out(struct perf_event *event)
@@ -439,6 +530,7 @@ static int event_sched_in(struct perf_event *event)
 		return 0;
 	WRITE_ONCE(event->oncpu, smp_processor_id());
 	event_set_state(event, PERF_EVENT_STATE_ACTIVE);
+	perf_log_itrace_start(event);
 	if (event->pmu->add(event, PERF_EF_START)) {
 		event_set_state(event, PERF_EVENT_STATE_INACTIVE);
 		WRITE_ONCE(event->oncpu, -1);
@@ -446,6 +538,8 @@ static int event_sched_in(struct perf_event *event)
 	}
 	event->pmu_ctx->nr_active++;
 	event->ctx->nr_active++;
+	if (event->rb)
+		perf_event_update_userpage(event);
 	return 0;
 }
 
@@ -678,6 +772,51 @@ static void task_ctx_deactivate(struct perf_cpu_context *cpuctx,
 	raw_spin_unlock(&ctx->lock);
 }
 
+#ifdef CONFIG_CGROUP_PERF
+/**
+ * perf_cgroup_switch - the task running here is (now) @task: follow its cgroup
+ * @task: current, or the task being switched to
+ *
+ * Takes the CPU context's cgroup events off, moves the cgroup clocks from
+ * the old cgroup to @task's and puts back on what matches it.  IRQs off.
+ */
+void perf_cgroup_switch(struct task_struct *task)
+{
+	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_context);
+	struct perf_event_context *ctx = &cpuctx->ctx;
+	struct perf_event_pmu_context *epc;
+	struct perf_cgroup *cgrp;
+
+	lockdep_assert_irqs_disabled();
+	if (!READ_ONCE(ctx->nr_cgroups))
+		return;
+	raw_spin_lock(&ctx->lock);
+	cgrp = perf_cgroup_from_task(task, ctx);
+	if (!ctx->nr_cgroups || cpuctx->cgrp == cgrp || !ctx->is_active) {
+		raw_spin_unlock(&ctx->lock);
+		return;
+	}
+	ctx_update_time(ctx);
+	list_for_each_entry(epc, &ctx->pmu_ctx_list, pmu_ctx_entry) {
+		if (!epc->nr_cgroups)
+			continue;
+		perf_pmu_disable(epc->pmu);
+		epc_sched_out(epc, EVENT_ALL);
+	}
+	cgrp_clocks_run(cpuctx->cgrp, false);
+	cpuctx->cgrp = cgrp;
+	cgrp_clocks_run(cgrp, true);
+	list_for_each_entry(epc, &ctx->pmu_ctx_list, pmu_ctx_entry) {
+		if (!epc->nr_cgroups)
+			continue;
+		epc_sched_in(epc, EVENT_PINNED);
+		epc_sched_in(epc, EVENT_FLEXIBLE);
+		perf_pmu_enable(epc->pmu);
+	}
+	raw_spin_unlock(&ctx->lock);
+}
+#endif
+
 /**
  * __perf_event_task_sched_out - the scheduler switches away from @prev
  * @prev: the task leaving the CPU
@@ -693,6 +832,8 @@ void __perf_event_task_sched_out(struct task_struct *prev,
 	struct perf_event_context *ctx = cpuctx->task_ctx;
 
 	lockdep_assert_irqs_disabled();
+	if (perf_sb_switch_wanted())
+		perf_event_switch_record(prev, next, false);
 	if (!list_empty(this_cpu_ptr(&perf_sched_cb_list)))
 		sched_cb_call(prev, false);
 	if (ctx && ctx->task == prev)
@@ -713,6 +854,11 @@ void __perf_event_task_sched_in(struct task_struct *prev,
 	struct perf_event_context *ctx;
 
 	lockdep_assert_irqs_disabled();
+#ifdef CONFIG_CGROUP_PERF
+	/* the CPU's cgroup events first: the task's events come after them */
+	if (static_branch_unlikely(&perf_cgroup_events))
+		perf_cgroup_switch(task);
+#endif
 	ctx = rcu_dereference_sched(task->perf_event_ctxp);
 	if (ctx && ctx->nr_events && cpuctx->task_ctx != ctx) {
 		if (cpuctx->task_ctx)	/* left behind by an odd switch */
@@ -721,6 +867,8 @@ void __perf_event_task_sched_in(struct task_struct *prev,
 	}
 	if (!list_empty(this_cpu_ptr(&perf_sched_cb_list)))
 		sched_cb_call(task, true);
+	if (perf_sb_switch_wanted())
+		perf_event_switch_record(task, prev, true);
 }
 
 /**
@@ -865,6 +1013,33 @@ static void epc_account(struct perf_event_pmu_context *epc, int delta)
 	}
 }
 
+/*
+ * A cgroup event joins or leaves its CPU context.  The first one starts
+ * the cgroup clocks of the task running here (if the context is active
+ * here, else the CPU coming online does), the last one stops them.
+ */
+static void cgrp_account(struct perf_cpu_context *cpuctx,
+			 struct perf_event *event, int delta)
+{
+#ifdef CONFIG_CGROUP_PERF
+	struct perf_event_context *ctx = event->ctx;
+
+	if (!event->cgrp)
+		return;
+	ctx->nr_cgroups += delta;
+	event->pmu_ctx->nr_cgroups += delta;
+	if (!cpuctx)
+		return;
+	if (delta > 0 && ctx->nr_cgroups == delta) {
+		cpuctx->cgrp = perf_cgroup_from_task(current, ctx);
+		cgrp_clocks_run(cpuctx->cgrp, true);
+	} else if (!ctx->nr_cgroups) {
+		cgrp_clocks_run(cpuctx->cgrp, false);
+		cpuctx->cgrp = NULL;
+	}
+#endif
+}
+
 /* Try to put a new or newly enabled event on the PMU, ctx active here. */
 static void event_try_start(struct perf_cpu_context *cpuctx,
 			    struct perf_event *event)
@@ -895,14 +1070,18 @@ static void install_func(struct perf_cpu_context *cpuctx,
 	ctx->nr_events++;
 	if (event->attr.inherit_stat)
 		ctx->nr_stat++;
+	if (event->attr.freq && event->attr.sample_freq)
+		ctx->nr_freq++;
 	epc_account(event->pmu_ctx, 1);
 	if (cpuctx && ctx->task)
 		this_cpc(event->pmu)->task_epc = event->pmu_ctx;
-	event->tstamp = ctx->time;
+	cgrp_account(cpuctx, event, 1);
+	event->tstamp = event_clock(event);
 	event->attach_state |= PERF_ATTACH_CONTEXT;
 	if (leader == event) {
 		list_add_tail(&event->group_entry, group_list(event));
-	} else {
+	} else if (!(event->attach_state & PERF_ATTACH_GROUP)) {
+		/* (a sibling that moves with its group is still linked) */
 		list_add_tail(&event->sibling_list, &leader->sibling_list);
 		leader->nr_siblings++;
 		leader->group_generation++;
@@ -927,6 +1106,7 @@ void perf_install_event(struct perf_event_context *ctx,
 	lockdep_assert_held(&ctx->mutex);
 	WRITE_ONCE(event->ctx, ctx);
 	ctx_function_call(ctx, install_func, event);
+	perf_sb_event_attach(event);
 }
 
 struct remove_args {
@@ -983,8 +1163,8 @@ static void remove_func(struct perf_cpu_context *cpuctx,
 		state = PERF_EVENT_STATE_EXIT;
 	if (args->flags & DETACH_DEAD)
 		state = PERF_EVENT_STATE_DEAD;
-	/* a plain removal (migration) keeps OFF and ERROR as they are */
-	if (state != PERF_EVENT_STATE_OFF || event->state > state)
+	/* a plain removal (a move) leaves the state as it is, off the PMU */
+	if (state != PERF_EVENT_STATE_OFF)
 		event_set_state(event, state);
 	if (args->flags & DETACH_GROUP)
 		detach_group(event);
@@ -992,7 +1172,10 @@ static void remove_func(struct perf_cpu_context *cpuctx,
 	ctx->nr_events--;
 	if (event->attr.inherit_stat)
 		ctx->nr_stat--;
+	if (event->attr.freq && event->attr.sample_freq)
+		ctx->nr_freq--;
 	epc_account(event->pmu_ctx, -1);
+	cgrp_account(cpuctx, event, -1);
 	if (cpuctx && ctx->task && !event->pmu_ctx->nr_events)
 		this_cpc(event->pmu)->task_epc = NULL;
 	event->attach_state &= ~PERF_ATTACH_CONTEXT;
@@ -1011,6 +1194,8 @@ void perf_remove_event(struct perf_event *event, unsigned int flags)
 	struct remove_args args = { .event = event, .flags = flags };
 
 	lockdep_assert_held(&event->ctx->mutex);
+	if (event->attach_state & PERF_ATTACH_CONTEXT)
+		perf_sb_event_detach(event);
 	ctx_function_call(event->ctx, remove_func, &args);
 }
 
@@ -1026,7 +1211,7 @@ static void enable_func(struct perf_cpu_context *cpuctx,
 	if (!(event->attach_state & PERF_ATTACH_CONTEXT) ||
 	    event->state >= PERF_EVENT_STATE_INACTIVE)
 		return;
-	event->tstamp = ctx->time;
+	event->tstamp = event_clock(event);
 	WRITE_ONCE(event->state, PERF_EVENT_STATE_INACTIVE);
 	if (ctx->is_active)
 		event_try_start(cpuctx, event);
@@ -1093,6 +1278,8 @@ static void reset_func(struct perf_cpu_context *cpuctx,
 	if (event->state == PERF_EVENT_STATE_ACTIVE)
 		event->pmu->read(event);
 	local64_set(&event->count, 0);
+	if (event->rb)
+		perf_event_update_userpage(event);
 }
 
 /**
@@ -1445,6 +1632,9 @@ void perf_pmu_migrate_context(struct pmu *pmu, int src_cpu, int dst_cpu)
 		perf_remove_event(event, 0);
 		list_add_tail(&event->migrate_entry,
 			      event->group_leader == event ? &leaders : &siblings);
+		/* (an event in error gets another chance where it goes) */
+		if (event->state == PERF_EVENT_STATE_ERROR)
+			event->state = PERF_EVENT_STATE_INACTIVE;
 	}
 	/* leaders first, so that siblings find their group */
 	list_splice_tail(&siblings, &leaders);
@@ -1464,6 +1654,45 @@ void perf_pmu_migrate_context(struct pmu *pmu, int src_cpu, int dst_cpu)
 	mutex_unlock(&src->mutex);
 }
 EXPORT_SYMBOL_GPL(perf_pmu_migrate_context);
+
+/**
+ * perf_group_move - a software-only group moves to a hardware PMU
+ * @leader: the group's leader, in its context (ctx->mutex held)
+ * @pmu: the hardware PMU a new member belongs to
+ *
+ * The group is taken off, put in @pmu's share of the context and put back,
+ * in the same states, so that it is scheduled with its new member.
+ *
+ * Return: 0, or -ENOMEM (nothing changed).
+ */
+int perf_group_move(struct perf_event *leader, struct pmu *pmu)
+{
+	struct perf_event_context *ctx = leader->ctx;
+	struct perf_event_pmu_context *epc;
+	struct perf_event *event, *tmp;
+	LIST_HEAD(members);
+
+	lockdep_assert_held(&ctx->mutex);
+	epc = perf_epc_find_get_pmu(ctx, pmu, leader->cpu);
+	if (IS_ERR(epc))
+		return PTR_ERR(epc);
+
+	list_add_tail(&leader->migrate_entry, &members);
+	for_each_sibling_event(event, leader)
+		list_add_tail(&event->migrate_entry, &members);
+	list_for_each_entry(event, &members, migrate_entry)
+		perf_remove_event(event, 0);
+	/* the leader first, so that its group list is the new one */
+	list_for_each_entry_safe(event, tmp, &members, migrate_entry) {
+		list_del_init(&event->migrate_entry);
+		perf_epc_put(event->pmu_ctx);
+		atomic_inc(&epc->refcount);
+		event->pmu_ctx = epc;
+		perf_install_event(ctx, event, event->cpu);
+	}
+	perf_epc_put(epc);
+	return 0;
+}
 
 /* ---------------------------------------------------------------------
  * The task's own events: exit and exec helpers for inherit.c
@@ -1533,14 +1762,97 @@ void perf_enable_on_exec(struct perf_event_context *ctx)
  * Static keys, CPU hotplug, init
  */
 
-/**
- * perf_event_task_tick - the scheduler tick
- *
- * Frequency-driven sampling adjusts periods here once sampling lands;
- * until then there is nothing to do.
+/* ---------------------------------------------------------------------
+ * The tick and disabling from IRQ context (overflow.c)
  */
-void perf_event_task_tick(void)
+
+static void epc_tick(struct perf_event_pmu_context *epc, bool throttled)
 {
+	struct list_head *lists[] = { &epc->pinned_groups,
+				      &epc->flexible_groups };
+	struct perf_event *leader, *event;
+	int i;
+
+	if (!epc->nr_active)
+		return;
+	perf_pmu_disable(epc->pmu);
+	for (i = 0; i < ARRAY_SIZE(lists); i++) {
+		list_for_each_entry(leader, lists[i], group_entry) {
+			if (leader->state != PERF_EVENT_STATE_ACTIVE)
+				continue;
+			if (is_sampling_event(leader))
+				perf_event_tick_event(leader);
+			for_each_sibling_event(event, leader) {
+				if (event->state == PERF_EVENT_STATE_ACTIVE &&
+				    is_sampling_event(event))
+					perf_event_tick_event(event);
+			}
+		}
+	}
+	perf_pmu_enable(epc->pmu);
+}
+
+static void ctx_tick(struct perf_event_context *ctx, bool throttled)
+{
+	struct perf_event_pmu_context *epc;
+
+	if (!ctx || !ctx->is_active || (!throttled && !ctx->nr_freq))
+		return;
+	raw_spin_lock(&ctx->lock);
+	list_for_each_entry(epc, &ctx->pmu_ctx_list, pmu_ctx_entry)
+		epc_tick(epc, throttled);
+	raw_spin_unlock(&ctx->lock);
+}
+
+/**
+ * perf_ctx_tick - the tick's walk over the events on the PMUs here
+ * @throttled: an event was throttled since the last tick
+ *
+ * Without throttled events, only contexts with frequency events are
+ * walked.  IRQs off.
+ */
+void perf_ctx_tick(bool throttled)
+{
+	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_context);
+
+	lockdep_assert_irqs_disabled();
+	if (!throttled && !cpuctx->ctx.nr_freq &&
+	    !(cpuctx->task_ctx && cpuctx->task_ctx->nr_freq))
+		return;
+	ctx_tick(&cpuctx->ctx, throttled);
+	ctx_tick(cpuctx->task_ctx, throttled);
+}
+
+/**
+ * perf_event_disable_here - disable an event from IRQ context
+ * @event: the event (its IRQ work runs here)
+ *
+ * Return: -1 when the event is disabled (or gone from its context), else
+ * the CPU where its context is active, to try again there.
+ */
+int perf_event_disable_here(struct perf_event *event)
+{
+	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_context);
+	struct perf_event_context *ctx = event->ctx;
+	int cpu = -1;
+
+	lockdep_assert_irqs_disabled();
+	raw_spin_lock(&cpuctx->ctx.lock);
+	if (ctx != &cpuctx->ctx)
+		raw_spin_lock(&ctx->lock);
+	if (!ctx->is_active) {
+		ctx_update_time(ctx);
+		disable_func(NULL, ctx, event);
+	} else if (ctx == &cpuctx->ctx || cpuctx->task_ctx == ctx) {
+		ctx_update_time(ctx);
+		disable_func(cpuctx, ctx, event);
+	} else {
+		cpu = ctx->task ? task_cpu(ctx->task) : ctx->cpu;
+	}
+	if (ctx != &cpuctx->ctx)
+		raw_spin_unlock(&ctx->lock);
+	raw_spin_unlock(&cpuctx->ctx.lock);
+	return cpu;
 }
 
 /**
@@ -1559,6 +1871,12 @@ static void cpu_ctx_activate(void *unused)
 	if (!ctx->is_active) {
 		ctx->timestamp = perf_clock();
 		ctx->is_active = EVENT_ALL | EVENT_TIME;
+#ifdef CONFIG_CGROUP_PERF
+		if (ctx->nr_cgroups) {
+			cpuctx->cgrp = perf_cgroup_from_task(current, ctx);
+			cgrp_clocks_run(cpuctx->cgrp, true);
+		}
+#endif
 		ctx_sched_in(ctx, EVENT_ALL);
 	}
 	cpuctx->online = true;
@@ -1576,6 +1894,10 @@ static void cpu_ctx_deactivate(void *unused)
 	ctx_update_time(ctx);
 	ctx_sched_out(ctx, EVENT_ALL);
 	ctx->is_active = 0;
+#ifdef CONFIG_CGROUP_PERF
+	cgrp_clocks_run(cpuctx->cgrp, false);
+	cpuctx->cgrp = NULL;
+#endif
 	cpuctx->online = false;
 	raw_spin_unlock(&ctx->lock);
 }

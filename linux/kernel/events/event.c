@@ -41,12 +41,22 @@ static atomic64_t perf_event_ids;
  * they are made under a context mutex, where static_branch_inc() (which
  * takes the CPU hotplug lock) must not be called.
  */
+static bool perf_event_has_cgroup(struct perf_event *event)
+{
+#ifdef CONFIG_CGROUP_PERF
+	return event->cgrp;
+#else
+	return false;
+#endif
+}
+
 static bool event_needs_sched_hooks(struct perf_event *event)
 {
 	if (event->parent)
 		return false;
 	return (event->attach_state & PERF_ATTACH_TASK) ||
-	       has_branch_stack(event);
+	       has_branch_stack(event) || perf_event_has_cgroup(event) ||
+	       event->attr.context_switch;
 }
 
 static void event_account(struct perf_event *event)
@@ -134,6 +144,8 @@ struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
 	INIT_LIST_HEAD(&event->owner_entry);
 	INIT_HLIST_NODE(&event->hlist_entry);
 	mutex_init(&event->child_mutex);
+	mutex_init(&event->mmap_mutex);
+	INIT_LIST_HEAD(&event->rb_entry);
 	atomic_long_set(&event->refcount, 1);
 
 	event->attr = *attr;
@@ -169,6 +181,12 @@ struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
 			goto fail;
 	}
 
+	if (cgroup_fd != -1) {
+		err = perf_cgroup_connect(cgroup_fd, event, group_leader);
+		if (err)
+			goto fail;
+	}
+
 	/* a child counts on its parent's PMU */
 	if (parent_event)
 		event->pmu = parent_event->pmu;
@@ -176,19 +194,29 @@ struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
 	if (err)
 		goto fail;
 
-	err = security_perf_event_alloc(event);
+	err = perf_callchain_event_init(event);
 	if (err)
 		goto fail_pmu;
 
+	err = security_perf_event_alloc(event);
+	if (err)
+		goto fail_callchain;
+
 	perf_event_calc_read_size(event);
+	perf_overflow_init_event(event);
+	if (parent_event)
+		perf_event_inherit_bpf(event, parent_event);
 	event_account(event);
 	return event;
 
+fail_callchain:
+	perf_callchain_event_free(event);
 fail_pmu:
 	if (event->destroy)
 		event->destroy(event);
 	perf_pmu_put_event(event);
 fail:
+	perf_cgroup_disconnect(event);
 	if (hwc->target)
 		put_task_struct(hwc->target);
 	put_pid_ns(event->ns);
@@ -198,8 +226,12 @@ fail:
 
 static void event_free_rcu(struct rcu_head *head)
 {
-	kmem_cache_free(perf_event_cache,
-			container_of(head, struct perf_event, rcu_head));
+	struct perf_event *event = container_of(head, struct perf_event,
+						 rcu_head);
+
+	/* tracepoint hits read the filter under RCU */
+	perf_tp_free_filter(event);
+	kmem_cache_free(perf_event_cache, event);
 }
 
 /**
@@ -210,10 +242,15 @@ void perf_event_free(struct perf_event *event)
 {
 	WARN_ON_ONCE(event->attach_state & PERF_ATTACH_CONTEXT);
 
+	perf_overflow_free_event(event);
+	perf_event_rb_release(event);
+	perf_event_release_bpf(event);
 	event_unaccount(event);
+	perf_cgroup_disconnect(event);
 	if (event->destroy)
 		event->destroy(event);
 	perf_pmu_put_event(event);
+	perf_callchain_event_free(event);
 	security_perf_event_free(event);
 	if (event->hw.target)
 		put_task_struct(event->hw.target);
@@ -347,29 +384,13 @@ static ssize_t perf_fd_read(struct file *file, char __user *buf, size_t count,
 	return perf_read_event(event, buf, count);
 }
 
-static __poll_t perf_fd_poll(struct file *file, poll_table *wait)
-{
-	struct perf_event *event = file->private_data;
-
-	/* no ring buffer yet: only the end of the event is reported */
-	if (READ_ONCE(event->state) <= PERF_EVENT_STATE_EXIT)
-		return EPOLLHUP;
-	return 0;
-}
-
-static int perf_fd_fasync(int fd, struct file *file, int on)
-{
-	/* signals on overflow come with sampling */
-	return on ? -EOPNOTSUPP : 0;
-}
-
-/* No .mmap: mmap(2) of a perf fd fails with ENODEV until the ring buffer lands. */
 const struct file_operations perf_fops = {
 	.read		= perf_fd_read,
 	.unlocked_ioctl	= perf_ioctl,
 	.compat_ioctl	= perf_compat_ioctl,
-	.poll		= perf_fd_poll,
-	.fasync		= perf_fd_fasync,
+	.poll		= perf_poll,
+	.mmap		= perf_mmap,
+	.fasync		= perf_fasync,
 	.release	= perf_fd_release,
 };
 
@@ -561,6 +582,7 @@ void __init perf_event_init(void)
 	perf_event_cache = KMEM_CACHE(perf_event, SLAB_PANIC);
 	perf_context_init();
 	perf_swevent_setup();
+	perf_tp_setup();
 	WARN_ON(init_hw_breakpoint());
 	perf_event_init_cpu(smp_processor_id());
 }

@@ -52,7 +52,16 @@ static struct perf_event *inherit_event(struct perf_event *from,
 	}
 	event->state = from->state >= PERF_EVENT_STATE_INACTIVE ?
 		       PERF_EVENT_STATE_INACTIVE : PERF_EVENT_STATE_OFF;
-	epc = perf_epc_find_get(ctx, event);
+	/* a frequency event starts from the period its parent reached */
+	if (from->attr.freq && from->attr.sample_freq) {
+		u64 period = READ_ONCE(from->hw.sample_period);
+
+		event->hw.sample_period = period;
+		event->hw.last_period = period;
+		local64_set(&event->hw.period_left, period);
+	}
+	/* the same PMU share as the parent's (a moved group stays moved) */
+	epc = perf_epc_find_get_pmu(ctx, from->pmu_ctx->pmu, event->cpu);
 	if (IS_ERR(epc)) {
 		perf_event_free(event);
 		perf_event_put(top);
@@ -170,14 +179,20 @@ static void exit_event(struct perf_event *event)
 	if (!parent) {
 		/* opened on this task: keeps its final count for read() */
 		perf_remove_event(event, DETACH_GROUP | DETACH_EXIT);
+		/* poll() reports the end */
+		perf_event_wakeup(event);
 		return;
 	}
+
 	/*
 	 * Under the parent's child_mutex, so that ioctls walking the parent's
 	 * children never see a copy that is out of its context but listed.
 	 */
 	mutex_lock(&parent->child_mutex);
 	perf_remove_event(event, DETACH_GROUP | DETACH_DEAD);
+	/* the final count, off the PMU */
+	if (event->attr.inherit_stat && event->ctx->task)
+		perf_event_read_record(event, event->ctx->task);
 	perf_child_fold(event);
 	mutex_unlock(&parent->child_mutex);
 	perf_event_put(event);
@@ -243,6 +258,9 @@ void perf_event_exit_task(struct task_struct *task)
 		smp_store_release(&event->owner, NULL);
 	}
 	mutex_unlock(&task->perf_event_mutex);
+
+	/* EXIT records go out while the task's own events still listen */
+	perf_event_exit_record(task);
 
 	ctx = task_ctx_detach(task);
 	if (!ctx)

@@ -20,9 +20,18 @@
  *   swevent.c   the software PMUs (software, cpu-clock, task-clock)
  *   sysctl.c    the perf sysctls and the permission helpers
  *   cgroup.c    the perf_event cgroup controller
- *   pending.c   entry points of features that have not landed yet
- *               (sampling output, ring buffer, AUX, callchains, side-band
- *               records, tracepoint/BPF hooks): each fails cleanly
+ *   overflow.c  overflow of sampling events: periods, frequency,
+ *               throttling, REFRESH limits, SIGTRAP, wakeups
+ *   ring_buffer.c  the mmap()ed ring buffer, output handles, poll, fasync,
+ *               SET_OUTPUT and PAUSE_OUTPUT
+ *   sample.c    the sample layout (PERF_SAMPLE_*) and sample_id_all
+ *   callchain.c kernel and user callchains and their per-CPU buffers
+ *   records.c   side-band records (MMAP, COMM, FORK, SWITCH ...)
+ *   tracepoint.c  tracepoint, kprobe and uprobe PMUs, filters
+ *   bpf.c       BPF programs attached to events
+ *   hw_breakpoint.c  the breakpoint PMU and its slot reservations
+ *   pending.c   entry points of features that have not landed yet (AUX):
+ *               each fails cleanly
  */
 #ifndef _KERNEL_EVENTS_INTERNAL_H
 #define _KERNEL_EVENTS_INTERNAL_H
@@ -70,6 +79,13 @@ struct perf_cpu_pmu_context {
 struct perf_cpu_context {
 	struct perf_event_context	*task_ctx;	/* active task context */
 	bool				online;		/* events may run */
+#ifdef CONFIG_CGROUP_PERF
+	/*
+	 * While the CPU context has cgroup events: the cgroup of the task
+	 * running here, whose clock (and its ancestors') runs.
+	 */
+	struct perf_cgroup		*cgrp;
+#endif
 	struct perf_event_context	ctx;
 };
 
@@ -89,7 +105,11 @@ void perf_ctx_get(struct perf_event_context *ctx);
 void perf_ctx_put(struct perf_event_context *ctx);
 struct perf_event_pmu_context *
 perf_epc_find_get(struct perf_event_context *ctx, struct perf_event *event);
+struct perf_event_pmu_context *
+perf_epc_find_get_pmu(struct perf_event_context *ctx, struct pmu *pmu, int cpu);
 void perf_epc_put(struct perf_event_pmu_context *epc);
+/* A hardware event joins a software-only group: move it (ctx->mutex held) */
+int perf_group_move(struct perf_event *leader, struct pmu *pmu);
 
 struct perf_event_context *perf_event_ctx_lock(struct perf_event *event);
 void perf_event_ctx_unlock(struct perf_event *event,
@@ -128,6 +148,17 @@ struct perf_event_context *perf_task_ctx_alloc(struct task_struct *task);
 void perf_ctx_sched_out_all(struct perf_event_context *ctx);
 void perf_enable_on_exec(struct perf_event_context *ctx);
 
+/*
+ * The tick: walk this CPU's active contexts for throttled (if @throttled)
+ * and frequency events, calling perf_event_tick_event() on each.  IRQs off.
+ */
+void perf_ctx_tick(bool throttled);
+/*
+ * Disable @event from IRQ context (its IRQ work).  Return: -1 when done,
+ * or the CPU its context is active on, where the caller must retry.
+ */
+int perf_event_disable_here(struct perf_event *event);
+
 void perf_cpc_init(struct perf_cpu_pmu_context *cpc, struct pmu *pmu, int cpu);
 void perf_cpc_exit(struct perf_cpu_pmu_context *cpc);
 void perf_cpc_set_mux_interval(struct perf_cpu_pmu_context *cpc,
@@ -165,6 +196,7 @@ ssize_t perf_read_event(struct perf_event *event, char __user *buf,
 			size_t count);
 u64 perf_event_total(struct perf_event *event, u64 *enabled, u64 *running);
 void perf_event_calc_read_size(struct perf_event *event);
+void perf_group_calc_sizes(struct perf_event *leader);
 size_t perf_read_size_for(u64 read_format, int nr_siblings);
 /* The CPU to read @event on from here (scope/package-wide counters). */
 int perf_event_read_cpu(struct perf_event *event, int cpu);
@@ -228,6 +260,10 @@ bool perf_is_cpu_clock(struct perf_event *event);
 /* --- sysctl.c --------------------------------------------------------- */
 
 int perf_event_check_access(struct perf_event_attr *attr);
+/* interrupt budget per tick, and the average handler time allowed (0: off) */
+extern int perf_samples_per_tick;
+extern u64 perf_sample_allowed_ns;
+bool perf_sample_rate_lower(u64 took_ns);
 int perf_ptrace_check(struct task_struct *task);
 /*
  * attr.sigtrap events signal the task: CAP_PERFMON and CAP_KILL in its user
@@ -238,20 +274,59 @@ int perf_sigtrap_check(struct task_struct *task);
 /* --- cgroup.c --------------------------------------------------------- */
 
 #ifdef CONFIG_CGROUP_PERF
-/* PERF_FLAG_PID_CGROUP: -EBADF or the lookup's error, else -EOPNOTSUPP */
-int perf_cgroup_connect(int fd, struct perf_event *event);
+/*
+ * PERF_FLAG_PID_CGROUP, from perf_event_alloc(): sets event->cgrp with a
+ * reference.  -EBADF, the lookup's error, or -EINVAL when the group
+ * leader counts in another cgroup.
+ */
+int perf_cgroup_connect(int fd, struct perf_event *event,
+			struct perf_event *group_leader);
+void perf_cgroup_disconnect(struct perf_event *event);
+/* cgroup events exist: the context switch looks at cgroups */
+DECLARE_STATIC_KEY_FALSE(perf_cgroup_events);
+/* the current task of this CPU may have moved to another cgroup */
+void perf_cgroup_switch(struct task_struct *task);
 #else
 /* Without the controller the flag names nothing: -EINVAL. */
-static inline int perf_cgroup_connect(int fd, struct perf_event *event)
+static inline int perf_cgroup_connect(int fd, struct perf_event *event,
+				      struct perf_event *group_leader)
 {
 	return -EINVAL;
 }
+
+static inline void perf_cgroup_disconnect(struct perf_event *event)
+{
+}
 #endif
 
-/* --- pending.c -------------------------------------------------------- */
+/* --- overflow.c ------------------------------------------------------ */
 
-/* attr features whose issue has not landed: -EOPNOTSUPP or 0 */
-int perf_pending_attr_check(struct perf_event_attr *attr);
+/*
+ * Count @nr occurrences of a software-counted event (software, tracepoint,
+ * breakpoint PMUs) and, for a sampling event, run the overflow path for
+ * every period that ran out.  Preemption off, any context but NMI; the
+ * caller holds the swevent recursion context (or cannot recurse).
+ */
+void perf_swevent_event(struct perf_event *event, u64 nr,
+			struct perf_sample_data *data, struct pt_regs *regs);
+/* Wake @event's readers from any context (NMI too), through IRQ work. */
+void perf_event_queue_wakeup(struct perf_event *event);
+/* Event set-up and tear-down of the overflow state (event.c) */
+void perf_overflow_init_event(struct perf_event *event);
+void perf_overflow_free_event(struct perf_event *event);
+/* Sampling attributes the core supports now: -EINVAL/-EOPNOTSUPP or 0 */
+int perf_sampling_attr_check(struct perf_event_attr *attr);
+/* The tick's work on one event (context.c's perf_ctx_tick() calls it). */
+void perf_event_tick_event(struct perf_event *event);
+
+/*
+ * The files of the sampling side (issue 4) keep their interface in a
+ * header beside them; see notes/sampling-design.md for who owns what.
+ */
+#include "ring_buffer.h"
+#include "sample.h"
+#include "records.h"
+#include "tracepoint.h"
 
 /* --- small helpers ---------------------------------------------------- */
 

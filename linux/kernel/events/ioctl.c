@@ -7,18 +7,16 @@
  * PERF_IOC_FLAG_GROUP on every member of the event's group and their
  * inherited copies.
  *
- * Step 1 has no ring buffer, no sampling output, no tracepoint or BPF
- * attachment.  Where mainline answers a request on such an event with an
- * error anyway (PAUSE_OUTPUT without a buffer: -EINVAL, SET_OUTPUT to an
- * event without a buffer: -EINVAL, SET_FILTER on an event that takes no
- * filter: -EINVAL) that error is returned; what would work in mainline and
- * does not here yet fails with -EOPNOTSUPP.
+ * The buffer requests (SET_OUTPUT, PAUSE_OUTPUT) are ring_buffer.c's, the
+ * filter and BPF ones tracepoint.c's and bpf.c's; MODIFY_ATTRIBUTES changes
+ * breakpoints in place (hw_breakpoint.c checks the new attributes).
  */
 
 #include <linux/bpf.h>
 #include <linux/capability.h>
 #include <linux/compat.h>
 #include <linux/file.h>
+#include <linux/hw_breakpoint.h>
 #include <linux/perf_event.h>
 #include <linux/sched.h>
 #include <linux/security.h>
@@ -74,68 +72,63 @@ static int perf_ioctl_id(struct perf_event *event, u64 __user *uid)
 	return copy_to_user(uid, &id, sizeof(id)) ? -EFAULT : 0;
 }
 
-/*
- * fd -1 undoes a redirection, which with no buffers anywhere is a no-op.
- * Any other fd must be a perf event; mainline then refuses the event
- * itself, another CPU's or task's event, another clock, and any target
- * without a mapped buffer, all with -EINVAL: in step 1 that is every one.
- */
+/* fd -1 undoes a redirection; ring_buffer.c checks the target. */
 static int perf_ioctl_set_output(struct perf_event *event, unsigned long arg)
 {
 	struct perf_event *target;
 	struct fd target_file;
 	int err;
 
-	if (arg == (unsigned long)-1)
-		return 0;
+	if ((int)arg == -1)
+		return perf_event_set_output(event, NULL);
 
 	err = perf_event_fd_get((int)arg, &target_file, &target);
 	if (err)
 		return err;
+	err = perf_event_set_output(event, target);
 	fdput(target_file);
-
-	return -EINVAL;
-}
-
-/*
- * Filters are for tracepoints (ftrace filter syntax) and for PMUs with
- * address filters; neither exists in step 1.  Others take none.
- */
-static int perf_ioctl_set_filter(struct perf_event *event,
-				 const char __user *ufilter)
-{
-	char *filter;
-	int err = -EINVAL;
-
-	filter = strndup_user(ufilter, PAGE_SIZE);
-	if (IS_ERR(filter))
-		return PTR_ERR(filter);
-
-	if (event->attr.type == PERF_TYPE_TRACEPOINT ||
-	    event->pmu->nr_addr_filters)
-		err = -EOPNOTSUPP;
-
-	kfree(filter);
 	return err;
 }
 
-/* The fd is checked as mainline does; attaching waits for a later step. */
-static int perf_ioctl_set_bpf(struct perf_event *event, u32 prog_fd)
+#ifdef CONFIG_HAVE_HW_BREAKPOINT
+static int perf_modify_one_breakpoint(struct perf_event *bp,
+				      struct perf_event_attr *attr)
 {
-	struct bpf_prog *prog;
+	int err;
 
-	prog = bpf_prog_get(prog_fd);
-	if (IS_ERR(prog))
-		return PTR_ERR(prog);
-
-	bpf_prog_put(prog);
-	return -EOPNOTSUPP;
+	perf_event_disable_locked(bp);
+	err = modify_user_hw_breakpoint_check(bp, attr, true);
+	if (!bp->attr.disabled)
+		perf_event_enable_locked(bp);
+	return err;
 }
 
-/*
- * Only breakpoints can be changed in place in mainline, and breakpoint
- * events are not in step 1.
- */
+/* A breakpoint and its inherited copies move to the new address. */
+static int perf_modify_breakpoint(struct perf_event *event,
+				  struct perf_event_attr *attr)
+{
+	struct perf_event *child;
+	int err;
+
+	mutex_lock(&event->child_mutex);
+	err = perf_modify_one_breakpoint(event, attr);
+	list_for_each_entry(child, &event->child_list, child_entry) {
+		if (err)
+			break;
+		err = perf_modify_one_breakpoint(child, attr);
+	}
+	mutex_unlock(&event->child_mutex);
+	return err;
+}
+#else
+static int perf_modify_breakpoint(struct perf_event *event,
+				  struct perf_event_attr *attr)
+{
+	return -EOPNOTSUPP;
+}
+#endif
+
+/* Only breakpoints can be changed in place, as in mainline. */
 static int perf_ioctl_modify(struct perf_event *event,
 			     struct perf_event_attr __user *uattr)
 {
@@ -148,8 +141,10 @@ static int perf_ioctl_modify(struct perf_event *event,
 
 	if (new_attr.type != event->attr.type)
 		return -EINVAL;
+	if (event->attr.type != PERF_TYPE_BREAKPOINT)
+		return -EOPNOTSUPP;
 
-	return -EOPNOTSUPP;
+	return perf_modify_breakpoint(event, &new_attr);
 }
 
 static long perf_ioctl_locked(struct perf_event *event, unsigned int cmd,
@@ -178,12 +173,11 @@ static long perf_ioctl_locked(struct perf_event *event, unsigned int cmd,
 	case PERF_EVENT_IOC_SET_OUTPUT:
 		return perf_ioctl_set_output(event, arg);
 	case PERF_EVENT_IOC_SET_FILTER:
-		return perf_ioctl_set_filter(event, uarg);
+		return perf_event_set_filter(event, uarg);
 	case PERF_EVENT_IOC_SET_BPF:
-		return perf_ioctl_set_bpf(event, (u32)arg);
+		return perf_event_set_bpf_fd(event, (u32)arg);
 	case PERF_EVENT_IOC_PAUSE_OUTPUT:
-		/* Pausing needs a ring buffer, which no event has yet. */
-		return -EINVAL;
+		return perf_event_pause_output(event, !!arg);
 	case PERF_EVENT_IOC_QUERY_BPF:
 		return perf_event_query_prog_array(event, uarg);
 	case PERF_EVENT_IOC_MODIFY_ATTRIBUTES:

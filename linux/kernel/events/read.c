@@ -72,6 +72,20 @@ void perf_event_calc_read_size(struct perf_event *event)
 {
 	event->read_size = perf_read_size_for(event->attr.read_format,
 					      event->group_leader->nr_siblings);
+	perf_event_calc_header_sizes(event);
+}
+
+/**
+ * perf_group_calc_sizes - perf_event_calc_read_size() for a whole group
+ * @leader: the group's leader; ctx->mutex held
+ */
+void perf_group_calc_sizes(struct perf_event *leader)
+{
+	struct perf_event *sibling;
+
+	perf_event_calc_read_size(leader);
+	for_each_sibling_event(sibling, leader)
+		perf_event_calc_read_size(sibling);
 }
 
 /* count, plus what the inherited copies that exited left behind. */

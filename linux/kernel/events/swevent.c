@@ -17,7 +17,10 @@
  * PERF_TYPE_SOFTWARE with those two configs are handed on to them.  They
  * have dynamic types and no sysfs device.
  *
- * Counting only for now: sampling is refused with -EOPNOTSUPP.
+ * Sampling: a software event samples through perf_swevent_event()
+ * (overflow.c) when its hw.period_left reaches 0; the clock PMUs sample
+ * from a per-event hrtimer that fires every period (frequency mode is
+ * turned into the matching period of nanoseconds at creation).
  *
  * Locking: pmu->add()/del()/start()/stop() run on the event's CPU with IRQs
  * off; the lists change only there.  perf_sw_event() walks the current
@@ -34,6 +37,8 @@
 #include <linux/rculist.h>
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
+#include <linux/math64.h>
+#include <asm/irq_regs.h>
 
 #include "internal.h"
 
@@ -106,7 +111,7 @@ static __always_inline bool perf_swevent_counts(struct perf_event *event,
  * @nr: how many occurrences
  * @regs: where it happened, for the exclude_user/exclude_kernel filters;
  *	  may be NULL (then they do not filter)
- * @addr: the data address, if any (for sampling; unused while counting)
+ * @addr: the data address, if any (PERF_SAMPLE_ADDR of samples)
  *
  * Caller has preemption off and either holds the recursion context or,
  * like the scheduler hooks, cannot recurse.
@@ -122,8 +127,16 @@ void ___perf_sw_event(u32 event_id, u64 nr, struct pt_regs *regs, u64 addr)
 	head = &this_cpu_ptr(&perf_swevent_cpu)->on_pmu[event_id];
 	rcu_read_lock();
 	hlist_for_each_entry_rcu(event, head, hlist_entry) {
-		if (perf_swevent_counts(event, regs))
+		struct perf_sample_data data;
+
+		if (!perf_swevent_counts(event, regs))
+			continue;
+		if (likely(!is_sampling_event(event))) {
 			local64_add(nr, &event->count);
+			continue;
+		}
+		perf_sample_data_init(&data, addr, 0);
+		perf_swevent_event(event, nr, &data, regs);
 	}
 	rcu_read_unlock();
 }
@@ -216,13 +229,9 @@ static int perf_swevent_event_init(struct perf_event *event)
 	case PERF_COUNT_SW_TASK_CLOCK:
 		event->attr.type = perf_task_clock_pmu.type;
 		return -ENOENT;
-	case PERF_COUNT_SW_BPF_OUTPUT:
-		return -EOPNOTSUPP;	/* needs the ring buffer */
 	}
 	if (config >= PERF_COUNT_SW_MAX)
 		return -ENOENT;
-	if (perf_swevent_is_sampling(event))
-		return -EOPNOTSUPP;
 
 	/*
 	 * An inherited event is covered by its parent's key reference: the
@@ -240,6 +249,11 @@ static int perf_swevent_add(struct perf_event *event, int flags)
 {
 	struct perf_swevent_cpu *swc = this_cpu_ptr(&perf_swevent_cpu);
 
+	/* a period already under way goes on where it was */
+	if (is_sampling_event(event)) {
+		event->hw.last_period = event->hw.sample_period;
+		perf_swevent_set_period(event);
+	}
 	event->hw.state = (flags & PERF_EF_START) ? 0 : PERF_HES_STOPPED;
 	hlist_add_head_rcu(&event->hlist_entry, &swc->on_pmu[event->attr.config]);
 	return 0;
@@ -293,18 +307,74 @@ static void perf_clock_event_update(struct perf_event *event)
 	local64_add(now - then, &event->count);
 }
 
+/* shortest sampling period of the clocks: 10 us */
+#define PERF_CLOCK_MIN_PERIOD	10000ULL
+
+static bool perf_regs_excluded(struct perf_event *event, struct pt_regs *regs)
+{
+	return user_mode(regs) ? event->attr.exclude_user :
+				 event->attr.exclude_kernel;
+}
+
+/* A clock event's sampling period ran out: sample, then arm the next. */
+static enum hrtimer_restart perf_clock_hrtimer_fn(struct hrtimer *timer)
+{
+	struct perf_event *event = container_of(timer, struct perf_event,
+						 hw.hrtimer);
+	enum hrtimer_restart restart = HRTIMER_RESTART;
+	struct perf_sample_data data;
+	struct pt_regs *regs;
+
+	if (READ_ONCE(event->state) != PERF_EVENT_STATE_ACTIVE)
+		return HRTIMER_NORESTART;
+
+	perf_clock_event_update(event);
+	perf_sample_data_init(&data, 0, event->hw.last_period);
+	regs = get_irq_regs();
+	if (regs && !perf_regs_excluded(event, regs) &&
+	    !(event->attr.exclude_idle && is_idle_task(current))) {
+		if (perf_event_overflow(event, &data, regs))
+			restart = HRTIMER_NORESTART;
+	}
+	hrtimer_forward_now(timer,
+			    ns_to_ktime(max(event->hw.sample_period,
+					    PERF_CLOCK_MIN_PERIOD)));
+	return restart;
+}
+
 static void perf_clock_event_start(struct perf_event *event, int flags)
 {
-	local64_set(&event->hw.prev_count, perf_clock());
-	event->hw.state = 0;
+	struct hw_perf_event *hwc = &event->hw;
+
+	local64_set(&hwc->prev_count, perf_clock());
+	hwc->state = 0;
+	if (is_sampling_event(event)) {
+		/* the rest of a period cut short by stop(), else a new one */
+		s64 left = local64_xchg(&hwc->period_left, 0);
+		u64 period = max(hwc->sample_period, PERF_CLOCK_MIN_PERIOD);
+
+		hwc->last_period = hwc->sample_period;
+		if (left > 0 && left < period)
+			period = left;
+		hrtimer_start(&hwc->hrtimer, ns_to_ktime(period),
+			      HRTIMER_MODE_REL_PINNED_HARD);
+	}
 }
 
 static void perf_clock_event_stop(struct perf_event *event, int flags)
 {
-	if (event->hw.state & PERF_HES_STOPPED)
+	struct hw_perf_event *hwc = &event->hw;
+
+	if (hwc->state & PERF_HES_STOPPED)
 		return;
+	if (is_sampling_event(event)) {
+		ktime_t rest = hrtimer_get_remaining(&hwc->hrtimer);
+
+		local64_set(&hwc->period_left, max_t(s64, ktime_to_ns(rest), 0));
+		hrtimer_cancel(&hwc->hrtimer);
+	}
 	perf_clock_event_update(event);
-	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
+	hwc->state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
 }
 
 static int perf_clock_event_add(struct perf_event *event, int flags)
@@ -329,10 +399,25 @@ static void perf_clock_event_read(struct perf_event *event)
 static int perf_clock_event_init(struct perf_event *event, struct pmu *pmu,
 				 u64 config)
 {
+	struct hw_perf_event *hwc = &event->hw;
+
 	if (event->attr.type != pmu->type || event->attr.config != config)
 		return -ENOENT;
-	if (perf_swevent_is_sampling(event))
-		return -EOPNOTSUPP;	/* needs the sampling hrtimer */
+	if (!perf_swevent_is_sampling(event))
+		return 0;
+
+	/* a frequency is a period of nanoseconds for a clock */
+	if (event->attr.freq) {
+		event->attr.sample_period = div64_u64(NSEC_PER_SEC,
+						      event->attr.sample_freq);
+		event->attr.freq = 0;
+	}
+	hwc->sample_period = max(event->attr.sample_period,
+				 PERF_CLOCK_MIN_PERIOD);
+	hwc->last_period = hwc->sample_period;
+	local64_set(&hwc->period_left, 0);
+	hrtimer_init(&hwc->hrtimer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
+	hwc->hrtimer.function = perf_clock_hrtimer_fn;
 	return 0;
 }
 

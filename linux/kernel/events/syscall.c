@@ -37,11 +37,11 @@
  *   sigtrap on a CPU-wide event                                 EINVAL
  *   inherit and PERF_SAMPLE_READ without PERF_SAMPLE_TID        EINVAL
  *   PERF_SAMPLE_CALLCHAIN deeper than perf_event_max_stack      EOVERFLOW
- *   feature not in this step (perf_pending_attr_check)          EOPNOTSUPP
+ *   the AUX area, not yet (perf_sampling_attr_check)         EOPNOTSUPP
  *   event allocation: no PMU for type/config, PMU refusal,
  *     uncore PMU for a task, cgroup fd, exclusive PMU busy      ENOENT/...
  *   sampling on a PMU without an interrupt                      EOPNOTSUPP
- *   cgroup fd bad, or cgroup events (not in step 1)             EBADF/...
+ *   cgroup fd bad, or the group leader in another cgroup      EBADF/EINVAL
  *   unknown clockid, or a clock not NMI safe for an NMI PMU     EINVAL
  *   signal while waiting for the target's exec_update_lock      EINTR
  *   no right to watch the target task (ptrace rules)            EACCES
@@ -52,11 +52,9 @@
  *   group_fd is a sibling, has another clock, CPU or context    EINVAL
  *   group leader exited meanwhile                               ENODEV
  *   pinned or exclusive event that is not a group leader        EINVAL
- *   hardware event joining a software-only group (step 1:
- *     mainline moves the group to the hardware PMU)             EINVAL
  *   hardware event joining another PMU's hardware group         EINVAL
- *   PERF_FLAG_FD_OUTPUT with a group_fd (step 1: no event has
- *     a ring buffer, and mainline refuses a target without one) EINVAL
+ *   PERF_FLAG_FD_OUTPUT to an event that cannot share its
+ *     buffer (perf_event_set_output())                          EINVAL
  *   the group's read() layout would pass 16 KiB                 E2BIG
  *   an exclusive PMU already has an event in this context       EBUSY
  *   no file could be made                                       ENFILE/ENOMEM
@@ -247,7 +245,7 @@ struct perf_open_args {
 	struct task_struct	*task;		/* NULL: CPU-wide */
 	struct fd		group_file;	/* group_fd, if one was given */
 	struct perf_event	*leader;	/* NULL: a new group */
-	bool			redirect;	/* PERF_FLAG_FD_OUTPUT */
+	struct perf_event	*output;	/* PERF_FLAG_FD_OUTPUT target */
 };
 
 /* The rate and period limits, after the permission checks as in mainline. */
@@ -289,7 +287,8 @@ static int perf_open_get_targets(struct perf_open_args *args, pid_t pid,
 		}
 		if (group_event->state <= PERF_EVENT_STATE_EXIT)
 			return -ENODEV;
-		args->redirect = args->flags & PERF_FLAG_FD_OUTPUT;
+		if (args->flags & PERF_FLAG_FD_OUTPUT)
+			args->output = group_event;
 		if (!(args->flags & PERF_FLAG_FD_NO_GROUP))
 			args->leader = group_event;
 	}
@@ -352,7 +351,7 @@ static int perf_check_target(struct perf_event_attr *attr,
 	    attr->sample_max_stack > READ_ONCE(sysctl_perf_event_max_stack))
 		return -EOVERFLOW;
 
-	return perf_pending_attr_check(attr);
+	return perf_sampling_attr_check(attr);
 }
 
 /*
@@ -463,11 +462,10 @@ static int perf_group_join_check(struct perf_event *leader,
 
 	/*
 	 * A group made of software events only lives in the software PMU's
-	 * share of the context; mainline moves it to the newcomer's PMU.
-	 * That move is not done in this step.
+	 * share of the context: it moves to the newcomer's PMU (1).
 	 */
 	if (in_software_context(leader))
-		return -EINVAL;
+		return 1;
 
 	/* One hardware PMU per group. */
 	if (leader->pmu_ctx->pmu != event->pmu)
@@ -573,6 +571,8 @@ static struct file *perf_open_install(struct perf_open_args *args,
 
 	if (args->leader) {
 		err = perf_group_join_check(args->leader, event, ctx);
+		if (err == 1)
+			err = perf_group_move(args->leader, event->pmu);
 		if (err)
 			goto out_ctx;
 	}
@@ -584,10 +584,11 @@ static struct file *perf_open_install(struct perf_open_args *args,
 	}
 	event->pmu_ctx = epc;
 
-	/* Output redirection needs a ring buffer on the target: none yet. */
-	err = -EINVAL;
-	if (args->redirect)
-		goto out_epc;
+	if (args->output) {
+		err = perf_event_set_output(event, args->output);
+		if (err)
+			goto out_epc;
+	}
 
 	err = -E2BIG;
 	if (!perf_group_read_size_ok(event))
@@ -607,8 +608,8 @@ static struct file *perf_open_install(struct perf_open_args *args,
 	/* From here on nothing fails. */
 	event->filp = file;
 	event->owner = current;
-	perf_event_calc_read_size(event);
 	perf_install_event(ctx, event, event->cpu);
+	perf_group_calc_sizes(event->group_leader);
 	mutex_unlock(&ctx->mutex);
 
 	if (task)
@@ -703,12 +704,6 @@ SYSCALL_DEFINE5(perf_event_open, struct perf_event_attr __user *, attr_uptr,
 		goto out_targets;
 	}
 
-	if (args.cgroup_fd != -1) {
-		err = perf_cgroup_connect(args.cgroup_fd, event);
-		if (err)
-			goto out_event;
-	}
-
 	err = perf_event_setup_after_alloc(event);
 	if (err)
 		goto out_event;
@@ -764,7 +759,7 @@ struct perf_event *perf_event_create_kernel_counter(struct perf_event_attr *attr
 	if (attr->aux_output || attr->aux_action || !perf_cpu_arg_ok(task, cpu))
 		return ERR_PTR(-EINVAL);
 
-	err = perf_pending_attr_check(attr);
+	err = perf_sampling_attr_check(attr);
 	if (err)
 		return ERR_PTR(err);
 

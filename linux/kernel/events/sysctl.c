@@ -64,9 +64,9 @@ int sysctl_perf_event_max_contexts_per_stack __read_mostly =
  */
 static int perf_sample_period_ns __read_mostly =
 	NSEC_PER_SEC / PERF_DEFAULT_SAMPLE_RATE;
-static u64 perf_sample_allowed_ns __read_mostly =
+u64 perf_sample_allowed_ns __read_mostly =
 	NSEC_PER_SEC / PERF_DEFAULT_SAMPLE_RATE * PERF_DEFAULT_CPU_PERCENT / 100;
-static int perf_samples_per_tick __read_mostly =
+int perf_samples_per_tick __read_mostly =
 	DIV_ROUND_UP(PERF_DEFAULT_SAMPLE_RATE, HZ);
 
 static void perf_update_allowed_ns(void)
@@ -75,6 +75,37 @@ static void perf_update_allowed_ns(void)
 			      sysctl_perf_cpu_time_max_percent, 100);
 
 	WRITE_ONCE(perf_sample_allowed_ns, allowed ?: 1);
+}
+
+/**
+ * perf_sample_rate_lower - lower the sample rate until handlers fit
+ * @took_ns: how long an interrupt handler takes on average
+ *
+ * Sets perf_event_max_sample_rate so that @took_ns is what
+ * perf_cpu_time_max_percent allows per sample, with some margin.  Any
+ * context (the overflow path); racing callers may both write, which is
+ * harmless.
+ *
+ * Return: true if the rate was lowered.
+ */
+bool perf_sample_rate_lower(u64 took_ns)
+{
+	int percent = READ_ONCE(sysctl_perf_cpu_time_max_percent);
+	u64 period_ns;
+	int rate;
+
+	if (!percent || percent >= 100 || !took_ns)
+		return false;
+	/* took_ns must be percent% of the period; leave a quarter spare */
+	period_ns = div_u64(took_ns * 100 * 5, (u64)percent * 4);
+	rate = max_t(u64, div64_u64(NSEC_PER_SEC, period_ns ?: 1), 1);
+	if (rate >= READ_ONCE(sysctl_perf_event_sample_rate))
+		return false;
+	WRITE_ONCE(sysctl_perf_event_sample_rate, rate);
+	WRITE_ONCE(perf_samples_per_tick, DIV_ROUND_UP(rate, HZ));
+	WRITE_ONCE(perf_sample_period_ns, NSEC_PER_SEC / rate);
+	perf_update_allowed_ns();
+	return true;
 }
 
 /**
@@ -169,8 +200,8 @@ int perf_event_max_stack_handler(const struct ctl_table *table, int write,
 	if (err || !write)
 		return err;
 
-	WRITE_ONCE(*target, value);
-	return 0;
+	/* -EBUSY while callchain buffers sized by the old value exist */
+	return perf_callchain_limit_store(target, value);
 }
 
 /* ---------------------------------------------------------------------

@@ -2,8 +2,9 @@
 /*
  * Small helpers shared by the perf_events selftests: the system call
  * wrapper, attr set-up, reading counts, CPU and page-fault workloads,
- * and child and sysctl plumbing.  Every test program is one translation
- * unit, so everything here is static inline.
+ * child and sysctl plumbing, and a reader for the mmap()ed ring buffer.
+ * Every test program is one translation unit, so everything here is
+ * static inline.
  *
  * Include it after the test's own system headers, with _GNU_SOURCE
  * defined (for cpu_set_t and sched_setaffinity()).
@@ -89,6 +90,29 @@ static inline int touch_pages(int n)
 	return 0;
 }
 
+/*
+ * Take @n page faults on one anonymous page: write it, drop it again with
+ * MADV_DONTNEED, and so on; the next write faults in a fresh page.
+ */
+static inline int fault_n(int n)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	char *p;
+	int i;
+
+	p = mmap(NULL, page, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return -1;
+	/* madvise() gets the address: the compiler must keep each store. */
+	for (i = 0; i < n; i++) {
+		p[0] = 1;
+		madvise(p, page, MADV_DONTNEED);
+	}
+	munmap(p, page);
+	return 0;
+}
+
 /* Restrict task @pid (0: the caller) to @cpu. */
 static inline int pin_to_cpu(pid_t pid, int cpu)
 {
@@ -161,6 +185,96 @@ static inline int write_int(const char *path, int val)
 	ret = write(fd, s, len) == len ? 0 : -1;
 	close(fd);
 	return ret;
+}
+
+/*
+ * A reader of an event's mmap()ed ring buffer: the control page, then
+ * 2^n data pages.  ring_next() copies out one record at a time (records
+ * may wrap around the end of the data area) and moves the reader's own
+ * position; ring_publish() hands the space read so far back to the
+ * kernel through data_tail.
+ */
+struct ring {
+	struct perf_event_mmap_page *meta;
+	char *data;
+	size_t map_len;
+	__u64 data_size;
+	__u64 tail;	/* reader position, published by ring_publish() */
+	int bad;	/* saw a record whose size cannot be right */
+};
+
+/* Map @fd's buffer with @data_pages (0 or a power of two) data pages. */
+static inline int ring_map(struct ring *r, int fd, int data_pages, int prot)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	void *p;
+
+	memset(r, 0, sizeof(*r));
+	r->map_len = (1 + data_pages) * page;
+	p = mmap(NULL, r->map_len, prot, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED)
+		return -1;
+	r->meta = p;
+	r->data = (char *)p + page;
+	r->data_size = (__u64)data_pages * page;
+	return 0;
+}
+
+static inline void ring_unmap(struct ring *r)
+{
+	if (r->meta)
+		munmap(r->meta, r->map_len);
+	r->meta = NULL;
+}
+
+/* data_head, read before (acquire) any of the data it covers. */
+static inline __u64 ring_head(struct ring *r)
+{
+	return __atomic_load_n(&r->meta->data_head, __ATOMIC_ACQUIRE);
+}
+
+/* Tell the kernel everything before the reader position may be reused. */
+static inline void ring_publish(struct ring *r)
+{
+	__atomic_store_n(&r->meta->data_tail, r->tail, __ATOMIC_RELEASE);
+}
+
+/* Copy @len bytes at ring offset @pos, which may wrap, into @dst. */
+static inline void ring_copy(struct ring *r, __u64 pos, void *dst, size_t len)
+{
+	char *out = dst;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		out[i] = r->data[(pos + i) & (r->data_size - 1)];
+}
+
+/*
+ * The next record at or after the reader position, copied into @buf
+ * (@len bytes), or NULL when the reader has caught up with data_head or
+ * the record is malformed (then r->bad is set).
+ */
+static inline struct perf_event_header *ring_next(struct ring *r, void *buf,
+						  size_t len)
+{
+	struct perf_event_header *h = buf;
+	__u64 head = ring_head(r);
+
+	if (r->tail == head)
+		return NULL;
+	if (head - r->tail < sizeof(*h) || len < sizeof(*h)) {
+		r->bad = 1;
+		return NULL;
+	}
+	ring_copy(r, r->tail, h, sizeof(*h));
+	if (h->size < sizeof(*h) || h->size % 8 || h->size > head - r->tail ||
+	    h->size > len) {
+		r->bad = 1;
+		return NULL;
+	}
+	ring_copy(r, r->tail, buf, h->size);
+	r->tail += h->size;
+	return h;
 }
 
 #endif /* PERF_HELPERS_H */

@@ -1,0 +1,486 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Overflow of sampling events.
+ *
+ * A sampling event overflows each time its period runs out.  Hardware PMU
+ * drivers report it with perf_event_overflow() from their interrupt handler
+ * (an NMI on x86), the software-counted PMUs (software, tracepoint,
+ * breakpoint) through perf_swevent_event(), the clock PMUs from their
+ * hrtimer.  For each overflow this file
+ *
+ *  - charges it to the per-tick budget of perf_event_max_sample_rate / HZ
+ *    interrupts; an event over budget is throttled: its driver stops it
+ *    (perf_event_overflow() returns 1) and the next tick starts it again,
+ *    with THROTTLE and UNTHROTTLE records around the gap;
+ *  - in frequency mode (attr.freq), moves the period towards the one that
+ *    gives attr.sample_freq samples a second, here when the interrupts come
+ *    close together and at each tick otherwise;
+ *  - counts down the PERF_EVENT_IOC_REFRESH limit and disables the event
+ *    when it runs out;
+ *  - queues SIGTRAP for attr.sigtrap events;
+ *  - runs the event's BPF program, then its overflow handler (by default
+ *    the one that writes a sample to the ring buffer).
+ *
+ * Work that cannot be done where the overflow happens is queued: wakeups
+ * of readers and disabling go to the event's IRQ work (event->pending_irq),
+ * SIGTRAP to task work of the task that was running, so that the signal
+ * reaches exactly the thread whose event overflowed.
+ *
+ * Context: perf_event_overflow(), perf_event_account_interrupt() and
+ * perf_event_queue_wakeup() run in any context, NMI included, on the CPU
+ * where the event is on the PMU.  They touch the event's hw fields (owned
+ * by that CPU while the event is on its PMU), its pending_* fields and
+ * per-CPU data, nothing else.  perf_swevent_event() runs with preemption
+ * off, in any context (tracepoints fire in NMI too).  perf_event_task_tick()
+ * runs in the tick with IRQs off.
+ */
+
+#include <linux/irq_work.h>
+#include <linux/math64.h>
+#include <linux/percpu.h>
+#include <linux/perf_event.h>
+#include <linux/sched/signal.h>
+#include <linux/task_work.h>
+
+#include "internal.h"
+
+/* hw.interrupts of a throttled event */
+#define PERF_THROTTLED		(~0ULL)
+
+/*
+ * Per CPU: the tick number, which restarts every event's interrupt budget
+ * (an event keeps the number of the tick its count belongs to in
+ * hw.interrupts_seq), and whether some event was throttled since the last
+ * tick.
+ */
+static DEFINE_PER_CPU(u64, perf_tick_seq);
+static DEFINE_PER_CPU(bool, perf_tick_throttled);
+
+/* ---------------------------------------------------------------------
+ * Throttling
+ */
+
+/*
+ * Charge one interrupt to @event.  Return: 1 if it is (now) throttled and
+ * its driver must stop it, 0 if it may go on.
+ */
+static int perf_charge_interrupt(struct perf_event *event)
+{
+	struct hw_perf_event *hwc = &event->hw;
+	u64 seq = __this_cpu_read(perf_tick_seq);
+
+	if (unlikely(hwc->interrupts == PERF_THROTTLED))
+		return 1;
+	if (hwc->interrupts_seq != seq) {
+		hwc->interrupts_seq = seq;
+		hwc->interrupts = 0;
+	}
+	if (++hwc->interrupts < (u64)READ_ONCE(perf_samples_per_tick))
+		return 0;
+
+	hwc->interrupts = PERF_THROTTLED;
+	__this_cpu_write(perf_tick_throttled, true);
+	perf_log_throttle(event, 0);
+	return 1;
+}
+
+/**
+ * perf_event_account_interrupt - charge an overflow interrupt to an event
+ * @event: the event that interrupted
+ *
+ * For drivers that consume an overflow without calling
+ * perf_event_overflow() (a PEBS drain that found no record, for one), so
+ * that interrupt storms are throttled all the same.  Any context.
+ *
+ * Return: 1 if the event is throttled and the driver must stop it, else 0.
+ */
+int perf_event_account_interrupt(struct perf_event *event)
+{
+	return perf_charge_interrupt(event);
+}
+
+/*
+ * Running average, per CPU, of how long PMU interrupt handlers take, in
+ * nanoseconds scaled by PERF_TOOK_SCALE.
+ */
+#define PERF_TOOK_SHIFT		3	/* weight of a new report: 1/8 */
+static DEFINE_PER_CPU(u64, perf_took_avg);
+
+static void perf_lower_rate_work_fn(struct irq_work *work)
+{
+	pr_info_ratelimited("perf: interrupts took too long, lowering kernel.perf_event_max_sample_rate to %d\n",
+			    READ_ONCE(sysctl_perf_event_sample_rate));
+}
+
+static DEFINE_IRQ_WORK(perf_lower_rate_work, perf_lower_rate_work_fn);
+
+/**
+ * perf_sample_event_took - report how long a PMU interrupt handler ran
+ * @sample_len_ns: nanoseconds spent in the handler
+ *
+ * Keeps a running average per CPU.  When it passes what
+ * perf_cpu_time_max_percent allows for one sample at the current
+ * perf_event_max_sample_rate, the rate is lowered until the handlers fit.
+ * Any context, NMI included.
+ */
+void perf_sample_event_took(u64 sample_len_ns)
+{
+	u64 allowed = READ_ONCE(perf_sample_allowed_ns);
+	u64 avg;
+
+	if (!allowed)
+		return;
+	avg = __this_cpu_read(perf_took_avg);
+	avg = avg - (avg >> PERF_TOOK_SHIFT) + sample_len_ns;
+	__this_cpu_write(perf_took_avg, avg);
+	avg >>= PERF_TOOK_SHIFT;
+	if (avg <= allowed)
+		return;
+	if (perf_sample_rate_lower(avg))
+		irq_work_queue(&perf_lower_rate_work);
+}
+
+/* ---------------------------------------------------------------------
+ * Frequency mode
+ */
+
+/*
+ * The period that would have made @count events in @nsec nanoseconds come
+ * at attr.sample_freq samples a second.
+ */
+static u64 perf_freq_period(struct perf_event *event, u64 count, u64 nsec)
+{
+	u64 freq = event->attr.sample_freq;
+	u64 period;
+
+	if (!nsec || !freq)
+		return 0;
+	/* count * NSEC_PER_SEC / (nsec * freq), in two steps against overflow */
+	period = mul_u64_u64_div_u64(count, NSEC_PER_SEC, nsec);
+	return div64_u64(period, freq) ?: 1;
+}
+
+/*
+ * Move hw.sample_period an eighth of the way towards @target, smoothing out
+ * noise.  Return: true when the period still running is far longer than
+ * the new one, so that the caller should restart it.
+ */
+static bool perf_freq_step(struct perf_event *event, u64 target)
+{
+	struct hw_perf_event *hwc = &event->hw;
+	s64 delta = (s64)(target - hwc->sample_period) / 8;
+	u64 period = hwc->sample_period + delta;
+
+	hwc->sample_period = period ?: 1;
+	return local64_read(&hwc->period_left) > 8 * (s64)hwc->sample_period;
+}
+
+/* An overflow of a frequency event: adjust from the time since the last. */
+static void perf_freq_overflow(struct perf_event *event)
+{
+	struct hw_perf_event *hwc = &event->hw;
+	u64 now = perf_clock();
+	s64 nsec = now - hwc->freq_time_stamp;
+
+	hwc->freq_time_stamp = now;
+	if (nsec > 0 && nsec < 2 * TICK_NSEC)
+		perf_freq_step(event, perf_freq_period(event, hwc->last_period,
+						       nsec));
+}
+
+/**
+ * perf_event_tick_event - the tick's work on one event on the PMU here
+ * @event: an ACTIVE sampling event of a context active on this CPU; the
+ *	   context's lock held, IRQs off, the PMU disabled
+ *
+ * Starts a throttled event again, and moves a frequency event's period
+ * towards its frequency from the count of the last tick.
+ */
+void perf_event_tick_event(struct perf_event *event)
+{
+	struct hw_perf_event *hwc = &event->hw;
+	bool freq = event->attr.freq && event->attr.sample_freq;
+	u64 count, delta;
+	bool restart;
+
+	if (hwc->interrupts == PERF_THROTTLED) {
+		hwc->interrupts = 0;
+		perf_log_throttle(event, 1);
+		if (!freq)
+			event->pmu->start(event, 0);
+	}
+	if (!freq)
+		return;
+
+	event->pmu->stop(event, PERF_EF_UPDATE);
+	count = local64_read(&event->count);
+	delta = count - hwc->freq_count_stamp;
+	hwc->freq_count_stamp = count;
+	restart = delta && perf_freq_step(event,
+					  perf_freq_period(event, delta, TICK_NSEC));
+	if (restart)
+		local64_set(&hwc->period_left, 0);
+	event->pmu->start(event, restart ? PERF_EF_RELOAD : 0);
+}
+
+/**
+ * perf_event_task_tick - the scheduler tick, on each CPU
+ *
+ * Opens a new interrupt budget, and when an event was throttled or
+ * frequency events are on the PMU here, has the context code walk them
+ * (perf_event_tick_event()).  IRQs off.
+ */
+void perf_event_task_tick(void)
+{
+	bool throttled;
+
+	lockdep_assert_irqs_disabled();
+	__this_cpu_inc(perf_tick_seq);
+	throttled = __this_cpu_read(perf_tick_throttled);
+	if (throttled)
+		__this_cpu_write(perf_tick_throttled, false);
+	perf_ctx_tick(throttled);
+}
+
+/* ---------------------------------------------------------------------
+ * SIGTRAP
+ */
+
+static void perf_sigtrap_work(struct callback_head *head)
+{
+	struct perf_event *event = container_of(head, struct perf_event,
+						 pending_task);
+
+	WRITE_ONCE(event->pending_work, 0);
+	if (!(current->flags & PF_EXITING))
+		send_sig_perf((void __user *)(unsigned long)event->pending_addr,
+			      event->orig_type, event->attr.sig_data);
+	perf_event_put(event);
+}
+
+/* Queue SIGTRAP for the current task, which overflowed @event. */
+static void perf_sigtrap_queue(struct perf_event *event,
+			       struct perf_sample_data *data)
+{
+	enum task_work_notify_mode mode = in_nmi() ? TWA_NMI_CURRENT :
+						     TWA_RESUME;
+
+	/* only the thread the event counts in is signalled, and once */
+	if (event->ctx->task != current || READ_ONCE(event->pending_work))
+		return;
+	event->pending_addr = 0;
+	if (data && (data->sample_flags & PERF_SAMPLE_ADDR))
+		event->pending_addr = data->addr;
+	WRITE_ONCE(event->pending_work, 1);
+	/* the work holds a reference: the event may be closed before it runs */
+	atomic_long_inc(&event->refcount);
+	if (task_work_add(current, &event->pending_task, mode)) {
+		atomic_long_dec(&event->refcount);
+		WRITE_ONCE(event->pending_work, 0);
+	}
+}
+
+/* ---------------------------------------------------------------------
+ * Deferred work: wakeups and disabling
+ */
+
+/**
+ * perf_event_queue_wakeup - wake an event's readers, soon
+ * @event: the event
+ *
+ * Any context, NMI included: the wakeup runs from the event's IRQ work.
+ */
+void perf_event_queue_wakeup(struct perf_event *event)
+{
+	WRITE_ONCE(event->pending_wakeup, 1);
+	irq_work_queue(&event->pending_irq);
+}
+
+/**
+ * perf_event_disable_inatomic - disable an event from atomic context
+ * @event: the event
+ *
+ * The event is disabled shortly after, from its IRQ work on the CPU where
+ * its context is active.  Any context, NMI included.
+ */
+void perf_event_disable_inatomic(struct perf_event *event)
+{
+	WRITE_ONCE(event->pending_disable, 1);
+	irq_work_queue(&event->pending_irq);
+}
+
+static void perf_pending_irq(struct irq_work *work)
+{
+	struct perf_event *event = container_of(work, struct perf_event,
+						 pending_irq);
+	int rctx;
+
+	/* what the wakeup itself triggers is not counted into our events */
+	rctx = perf_swevent_get_recursion_context();
+
+	if (READ_ONCE(event->pending_disable)) {
+		int cpu = perf_event_disable_here(event);
+
+		if (cpu >= 0) {
+			/* the context runs elsewhere now: follow it */
+			irq_work_queue_on(&event->pending_irq, cpu);
+			goto out;
+		}
+		WRITE_ONCE(event->pending_disable, 0);
+	}
+	if (READ_ONCE(event->pending_wakeup)) {
+		WRITE_ONCE(event->pending_wakeup, 0);
+		perf_event_wakeup(event);
+	}
+out:
+	if (rctx >= 0)
+		perf_swevent_put_recursion_context(rctx);
+}
+
+/**
+ * perf_overflow_init_event - set up an event's overflow state
+ * @event: a new event, not yet visible to anyone
+ */
+void perf_overflow_init_event(struct perf_event *event)
+{
+	init_waitqueue_head(&event->waitq);
+	init_irq_work(&event->pending_irq, perf_pending_irq);
+	init_task_work(&event->pending_task, perf_sigtrap_work);
+	if (!event->overflow_handler)
+		event->overflow_handler = event->attr.write_backward ?
+					  perf_event_output_backward :
+					  perf_event_output_forward;
+}
+
+/**
+ * perf_overflow_free_event - the event is going: wait for its IRQ work
+ * @event: an event in no context any more (process context)
+ *
+ * Pending SIGTRAP work holds a reference of its own, so it cannot be
+ * pending here.
+ */
+void perf_overflow_free_event(struct perf_event *event)
+{
+	irq_work_sync(&event->pending_irq);
+}
+
+/* ---------------------------------------------------------------------
+ * Overflow
+ */
+
+/**
+ * perf_event_overflow - an event's period ran out
+ * @event: the event, on the PMU of this CPU
+ * @data: the sample, as far as the driver filled it in
+ * @regs: the registers at the interrupt
+ *
+ * Called by PMU drivers from their overflow interrupt (possibly NMI) and
+ * by the core for software-counted events.
+ *
+ * Return: 1 when the driver must stop the counter (the event is throttled
+ * or its REFRESH limit ran out), 0 to let it run on.
+ */
+int perf_event_overflow(struct perf_event *event,
+			struct perf_sample_data *data, struct pt_regs *regs)
+{
+	int stop;
+
+	/* counting events with narrow counters overflow too: nothing to do */
+	if (unlikely(!is_sampling_event(event)))
+		return 0;
+
+	stop = perf_charge_interrupt(event);
+	if (event->attr.freq)
+		perf_freq_overflow(event);
+
+	/* a sample the BPF program drops does not count any further */
+	if (event->prog && !perf_event_run_bpf_overflow(event, data, regs))
+		return stop;
+
+	event->pending_kill = POLL_IN;
+	if (atomic_read(&event->event_limit) &&
+	    atomic_dec_and_test(&event->event_limit)) {
+		stop = 1;
+		event->pending_kill = POLL_HUP;
+		perf_event_disable_inatomic(event);
+	}
+
+	if (event->attr.sigtrap)
+		perf_sigtrap_queue(event, data);
+
+	READ_ONCE(event->overflow_handler)(event, data, regs);
+
+	/* SIGIO goes to the owner of the fd: an inherited copy's parent */
+	if (READ_ONCE((event->parent ?: event)->fasync) && event->pending_kill)
+		perf_event_queue_wakeup(event);
+
+	return stop;
+}
+
+/*
+ * @nr periods (at least one) of a software-counted event ran out, or, if
+ * @nr is 0, as many as hw.period_left says.
+ */
+static void perf_swevent_overflow(struct perf_event *event, u64 nr,
+				  struct perf_sample_data *data,
+				  struct pt_regs *regs)
+{
+	if (!nr)
+		nr = perf_swevent_set_period(event);
+	for (; nr; nr--) {
+		if (event->hw.interrupts == PERF_THROTTLED)
+			return;
+		data->period = event->hw.last_period;
+		if (perf_event_overflow(event, data, regs))
+			return;
+	}
+}
+
+/**
+ * perf_swevent_event - count occurrences of a software-counted event
+ * @event: the event, started on this CPU's PMU
+ * @nr: how many occurrences
+ * @data: the sample for an overflow (the caller filled in addr, raw ...)
+ * @regs: where it happened; without registers nothing is sampled
+ *
+ * Preemption off, any context, within the swevent recursion context.
+ */
+void perf_swevent_event(struct perf_event *event, u64 nr,
+			struct perf_sample_data *data, struct pt_regs *regs)
+{
+	struct hw_perf_event *hwc = &event->hw;
+
+	local64_add(nr, &event->count);
+	if (!regs || !is_sampling_event(event))
+		return;
+
+	/* a period of 1 overflows on every occurrence */
+	if (nr == 1 && hwc->sample_period == 1 && !event->attr.freq) {
+		hwc->last_period = 1;
+		perf_swevent_overflow(event, 1, data, regs);
+		return;
+	}
+	if (local64_add_negative(nr, &hwc->period_left))
+		return;
+	perf_swevent_overflow(event, 0, data, regs);
+}
+
+/* ---------------------------------------------------------------------
+ * Attributes
+ */
+
+/**
+ * perf_sampling_attr_check - what of sampling this core does not do yet
+ * @attr: the attributes of a new event
+ *
+ * Return: -EOPNOTSUPP for the AUX area and what reads from it, else 0.
+ */
+int perf_sampling_attr_check(struct perf_event_attr *attr)
+{
+	if (attr->aux_output || attr->aux_action || attr->aux_watermark ||
+	    attr->aux_sample_size)
+		return -EOPNOTSUPP;
+	if (attr->sample_type & PERF_SAMPLE_AUX)
+		return -EOPNOTSUPP;
+	return 0;
+}

@@ -1,0 +1,1265 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The mmap()ed ring buffer of perf events.
+ *
+ * A buffer is one control page (struct perf_event_mmap_page) followed by
+ * 2^n data pages, each allocated on its own and mapped into user space by
+ * the fault handler below.  The kernel appends records at data_head, the
+ * reader consumes them up to data_tail, both free-running byte counters
+ * that are reduced modulo the data size only to find a page.
+ *
+ * Who touches what:
+ *
+ *  - Writers (perf_output_begin() .. perf_output_end()) run in any
+ *    context, NMI included, on the CPU the writing event is active on.
+ *    All events of one buffer run on one CPU or in one task, so writers
+ *    of a buffer only ever interrupt each other, never run side by side.
+ *    They reserve room by a cmpxchg loop on rb->head; rb->nest counts
+ *    the writers stacked on this CPU, and only the last one to finish
+ *    publishes data_head, so that the reader never sees the head pass a
+ *    record that an interrupted writer is still filling in.
+ *  - event->rb, event->rb_entry and event->mmap_count change under
+ *    event->mmap_mutex (process context).  rb->writers, the list of events
+ *    that send their output to the buffer, changes under rb->writers_lock
+ *    as well and is walked under RCU by the wake-up code.
+ *  - The buffer lives as long as it has references: each attached event
+ *    holds one, so do the functions below while they use it.  The last
+ *    reference frees it after an RCU grace period, since writers and
+ *    the fault handler find it through event->rb under RCU.
+ *
+ * Locking order: ctx->mutex (ioctl) > mmap_lock (mmap, munmap) >
+ * event->mmap_mutex > rb->writers_lock.  Two mmap_mutexes are taken
+ * together only by SET_OUTPUT, lower address first.
+ *
+ * The AUX area (mmap at a page offset past the data) is not supported yet.
+ */
+
+#include <linux/capability.h>
+#include <linux/cred.h>
+#include <linux/circ_buf.h>
+#include <linux/mm.h>
+#include <linux/nospec.h>
+#include <linux/pagemap.h>
+#include <linux/perf_event.h>
+#include <linux/poll.h>
+#include <linux/rcupdate.h>
+#include <linux/sched/mm.h>
+#include <linux/sched/user.h>
+#include <linux/security.h>
+#include <linux/slab.h>
+#include <linux/uaccess.h>
+#include <linux/vmalloc.h>
+
+#include "internal.h"
+
+struct perf_buffer {
+	refcount_t			refcount;
+	struct rcu_head			rcu_head;
+
+	/* set at allocation */
+	struct perf_event_mmap_page	*user_page;
+	unsigned long			data_size;	/* bytes, 0 or 2^n pages */
+	int				nr_pages;	/* data pages */
+	bool				overwrite;	/* mapped without PROT_WRITE */
+	unsigned long			watermark;	/* bytes between wake-ups */
+
+	/* PERF_EVENT_IOC_PAUSE_OUTPUT; always set when there is no data */
+	int				paused;
+
+	/* writers: this CPU only, any context */
+	local_t				head;		/* next byte to reserve */
+	unsigned int			nest;		/* writers stacked up */
+	local_t				lost;		/* records not written */
+	local_t				wake_pos;	/* head at the last watermark */
+	local_t				wake_seq;	/* wake-ups owed so far */
+	local_t				samples;	/* towards wakeup_events */
+
+	/* what poll() reports next, set when readers are woken */
+	atomic_t			poll;
+
+	/* events writing here: theirs, or redirected with SET_OUTPUT */
+	spinlock_t			writers_lock;
+	struct list_head		writers;
+
+	/* mappings and the locked memory they were charged */
+	atomic_t			mmap_count;
+	unsigned long			pinned_pages;	/* charged to mm->pinned_vm */
+	struct user_struct		*mmap_user;
+
+	/* [0] is the control page, [1 + i] data page i */
+	void				*pages[];
+};
+
+/* --- allocation and references ---------------------------------------- */
+
+static void *rb_page_alloc(int node)
+{
+	struct page *page;
+
+	page = alloc_pages_node(node, GFP_KERNEL | __GFP_ZERO, 0);
+	return page ? page_address(page) : NULL;
+}
+
+static void rb_free_pages(struct perf_buffer *rb, int count)
+{
+	int i;
+
+	for (i = 0; i < count; i++)
+		free_page((unsigned long)rb->pages[i]);
+	kvfree(rb);
+}
+
+static void rb_free_rcu(struct rcu_head *head)
+{
+	struct perf_buffer *rb = container_of(head, struct perf_buffer,
+					      rcu_head);
+
+	rb_free_pages(rb, rb->nr_pages + 1);
+}
+
+/*
+ * A buffer with @nr_pages data pages (0 or a power of two) close to @cpu.
+ * @watermark: bytes between wake-ups, 0 for half the data.
+ */
+static struct perf_buffer *rb_alloc(int nr_pages, unsigned long watermark,
+				    int cpu, bool overwrite)
+{
+	int node = cpu == -1 ? NUMA_NO_NODE : cpu_to_node(cpu);
+	struct perf_event_mmap_page *up;
+	struct perf_buffer *rb;
+	size_t bytes;
+	int i;
+
+	bytes = struct_size(rb, pages, (size_t)nr_pages + 1);
+	/* as large a page table as mainline accepts, no larger */
+	if (bytes > (PAGE_SIZE << MAX_PAGE_ORDER))
+		return NULL;
+
+	rb = kvzalloc_node(bytes, GFP_KERNEL, node);
+	if (!rb)
+		return NULL;
+
+	for (i = 0; i <= nr_pages; i++) {
+		rb->pages[i] = rb_page_alloc(node);
+		if (!rb->pages[i]) {
+			rb_free_pages(rb, i);
+			return NULL;
+		}
+	}
+
+	rb->nr_pages = nr_pages;
+	rb->data_size = (unsigned long)nr_pages << PAGE_SHIFT;
+	rb->overwrite = overwrite;
+	rb->watermark = watermark ? min(watermark, rb->data_size) : 0;
+	if (!rb->watermark)
+		rb->watermark = rb->data_size / 2;
+	rb->paused = !nr_pages;
+	refcount_set(&rb->refcount, 1);
+	spin_lock_init(&rb->writers_lock);
+	INIT_LIST_HEAD(&rb->writers);
+
+	up = rb->pages[0];
+	rb->user_page = up;
+	up->cap_bit0_is_deprecated = 1;
+	up->size = offsetof(struct perf_event_mmap_page, __reserved);
+	up->data_offset = PAGE_SIZE;
+	up->data_size = rb->data_size;
+
+	return rb;
+}
+
+static void rb_put(struct perf_buffer *rb)
+{
+	if (!refcount_dec_and_test(&rb->refcount))
+		return;
+
+	WARN_ON_ONCE(!list_empty(&rb->writers));
+	call_rcu(&rb->rcu_head, rb_free_rcu);
+}
+
+/* The event whose buffer @event writes to: inherited copies use their parent's. */
+static struct perf_event *rb_owner(struct perf_event *event)
+{
+	return event->parent ? event->parent : event;
+}
+
+/* A reference on the buffer @event writes to, or NULL. */
+static struct perf_buffer *rb_get(struct perf_event *event)
+{
+	struct perf_buffer *rb;
+
+	rcu_read_lock();
+	rb = rcu_dereference(rb_owner(event)->rb);
+	if (rb && !refcount_inc_not_zero(&rb->refcount))
+		rb = NULL;
+	rcu_read_unlock();
+	return rb;
+}
+
+/*
+ * Point @event at @rb (which brings a reference along, or NULL to detach),
+ * dropping the reference on the old buffer.  event->mmap_mutex held.
+ *
+ * A wake-up may walk the old buffer's writer list through this event
+ * under RCU, so the event may join another list only after a grace period
+ * since it left the first one.
+ */
+static void rb_attach(struct perf_event *event, struct perf_buffer *rb)
+{
+	struct perf_buffer *old = event->rb;
+	unsigned long flags;
+
+	lockdep_assert_held(&event->mmap_mutex);
+	WARN_ON_ONCE(event->parent);
+
+	if (old) {
+		spin_lock_irqsave(&old->writers_lock, flags);
+		list_del_rcu(&event->rb_entry);
+		spin_unlock_irqrestore(&old->writers_lock, flags);
+		event->rb_left_gp = get_state_synchronize_rcu();
+		event->rb_left_pending = true;
+	}
+
+	if (rb) {
+		if (event->rb_left_pending) {
+			cond_synchronize_rcu(event->rb_left_gp);
+			event->rb_left_pending = false;
+		}
+		spin_lock_irqsave(&rb->writers_lock, flags);
+		list_add_rcu(&event->rb_entry, &rb->writers);
+		spin_unlock_irqrestore(&rb->writers_lock, flags);
+	}
+
+	rcu_assign_pointer(event->rb, rb);
+
+	if (old) {
+		rb_put(old);
+		/* a wake-up meant for the old buffer may have been missed */
+		wake_up_all(&event->waitq);
+	}
+}
+
+/* --- the control page -------------------------------------------------- */
+
+/**
+ * arch_perf_update_userpage - the architecture's fields of the control page
+ * @event: the event
+ * @userpg: its control page, inside the update's seqcount
+ * @now: perf_clock() at the update
+ *
+ * Architectures that let user space read the clock or the counter
+ * directly fill in cap_user_time and friends here.  Default: nothing.
+ */
+void __weak arch_perf_update_userpage(struct perf_event *event,
+				      struct perf_event_mmap_page *userpg,
+				      u64 now)
+{
+}
+
+/* The counter index user space may rdpmc, 0 when it may not. */
+static u32 rb_user_index(struct perf_event *event)
+{
+	if (READ_ONCE(event->state) != PERF_EVENT_STATE_ACTIVE ||
+	    (event->hw.state & PERF_HES_STOPPED) || !event->pmu->event_idx)
+		return 0;
+	return event->pmu->event_idx(event);
+}
+
+/**
+ * perf_event_update_userpage - refresh the event's mmap()ed control page
+ * @event: the event
+ *
+ * Writes the counter index, offset and times that user space needs to
+ * read the counter itself, inside the page's seqcount (lock).  PMU
+ * drivers call this when the event starts, stops or moves to another
+ * counter, the core when it is mapped and when its times change.
+ *
+ * Any context, NMI included; calls for one event must not nest, since
+ * the seqcount has a single writer.
+ */
+void perf_event_update_userpage(struct perf_event *event)
+{
+	struct perf_event_mmap_page *up;
+	u64 enabled = 0, running = 0, count, now;
+	struct perf_buffer *rb;
+	unsigned long flags;
+	u32 index;
+
+	rcu_read_lock();
+	rb = rcu_dereference(event->rb);
+	if (!rb)
+		goto out;
+
+	/* no interrupt on this CPU may see the page half written */
+	local_irq_save(flags);
+	now = perf_clock();
+	if (event->ctx)
+		perf_event_times_local(event, &enabled, &running);
+	enabled += atomic64_read(&event->child_total_time_enabled);
+	running += atomic64_read(&event->child_total_time_running);
+	index = rb_user_index(event);
+	count = local64_read(&event->count) +
+		atomic64_read(&event->child_count);
+	if (index)
+		count -= local64_read(&event->hw.prev_count);
+
+	up = rb->user_page;
+	WRITE_ONCE(up->lock, up->lock + 1);
+	barrier();
+	up->index = index;
+	up->offset = count;
+	up->time_enabled = enabled;
+	up->time_running = running;
+	arch_perf_update_userpage(event, up, now);
+	barrier();
+	WRITE_ONCE(up->lock, up->lock + 1);
+	local_irq_restore(flags);
+out:
+	rcu_read_unlock();
+}
+EXPORT_SYMBOL_GPL(perf_event_update_userpage);
+
+/* --- writing records --------------------------------------------------- */
+
+/* PERF_RECORD_LOST, before its sample_id_all trailer */
+struct perf_lost_record {
+	struct perf_event_header	header;
+	u64				id;
+	u64				lost;
+};
+
+/*
+ * Readers are owed a wake-up: poll() will say so, an O_ASYNC owner gets
+ * SIGIO, and perf_event_wakeup() runs from the event's IRQ work.
+ */
+static void rb_owe_wakeup(struct perf_buffer *rb, struct perf_event *event)
+{
+	atomic_set(&rb->poll, EPOLLIN | EPOLLRDNORM);
+	if (READ_ONCE(rb_owner(event)->fasync) && !event->pending_kill)
+		event->pending_kill = POLL_IN;
+	perf_event_queue_wakeup(event);
+}
+
+/* A writer starts: stack it up and note the wake-ups owed so far. */
+static void rb_writer_enter(struct perf_output_handle *handle)
+{
+	struct perf_buffer *rb = handle->rb;
+
+	preempt_disable();
+	WRITE_ONCE(rb->nest, READ_ONCE(rb->nest) + 1);
+	barrier();
+	handle->wakeup = local_read(&rb->wake_seq);
+}
+
+/*
+ * A writer is done.  The last one out publishes the head, and keeps at
+ * it until no writer that interrupted it has moved the head further.
+ */
+static void rb_writer_leave(struct perf_output_handle *handle)
+{
+	struct perf_buffer *rb = handle->rb;
+	unsigned int depth = READ_ONCE(rb->nest);
+	unsigned long published;
+
+	if (depth > 1) {
+		WRITE_ONCE(rb->nest, depth - 1);
+		preempt_enable();
+		return;
+	}
+
+	for (;;) {
+		/* read head only once we are known to be the outermost */
+		barrier();
+		published = local_read(&rb->head);
+		/*
+		 * Pairs with the reader's read barrier between loading
+		 * data_head and the data; the reader's full barrier before it
+		 * stores data_tail pairs with the dependency on data_tail in
+		 * rb_output_begin().
+		 */
+		smp_wmb();
+		WRITE_ONCE(rb->user_page->data_head, published);
+		/* an interrupting writer must see us still in, until here */
+		barrier();
+		WRITE_ONCE(rb->nest, 0);
+		barrier();
+		if (likely(local_read(&rb->head) == published))
+			break;
+		/* someone reserved (and finished) after our read: redo it */
+		WRITE_ONCE(rb->nest, 1);
+	}
+
+	if (handle->wakeup != local_read(&rb->wake_seq))
+		rb_owe_wakeup(rb, handle->event);
+	preempt_enable();
+}
+
+/* Room for @size bytes between @head and the reader's @tail? */
+static __always_inline bool rb_has_room(struct perf_buffer *rb,
+					unsigned long head, unsigned long tail,
+					unsigned int size, bool backward)
+{
+	if (backward)
+		return CIRC_SPACE(tail, head, rb->data_size) >= size;
+	return CIRC_SPACE(head, tail, rb->data_size) >= size;
+}
+
+static inline void *rb_data_page(struct perf_buffer *rb, int nr)
+{
+	return rb->pages[1 + nr];
+}
+
+/* Point @handle at byte @pos of the data area. */
+static void rb_handle_seek(struct perf_output_handle *handle,
+			   unsigned long pos)
+{
+	struct perf_buffer *rb = handle->rb;
+	unsigned long in_page = pos & (PAGE_SIZE - 1);
+
+	handle->page = (pos >> PAGE_SHIFT) & (rb->nr_pages - 1);
+	handle->addr = rb_data_page(rb, handle->page) + in_page;
+	handle->size = PAGE_SIZE - in_page;
+}
+
+static void rb_handle_next_page(struct perf_output_handle *handle)
+{
+	struct perf_buffer *rb = handle->rb;
+
+	handle->page = (handle->page + 1) & (rb->nr_pages - 1);
+	handle->addr = rb_data_page(rb, handle->page);
+	handle->size = PAGE_SIZE;
+}
+
+/* The buffer has no room or takes no output: count the record as lost. */
+static void rb_count_lost(struct perf_buffer *rb, struct perf_event *event,
+			  long n)
+{
+	local_add(n, &rb->lost);
+	atomic64_inc(&rb_owner(event)->lost_samples);
+}
+
+static __always_inline int
+rb_output_begin(struct perf_output_handle *handle,
+		struct perf_sample_data *data, struct perf_event *event,
+		unsigned int size, bool backward)
+{
+	struct perf_lost_record lost_rec;
+	struct perf_buffer *rb;
+	long lost = 0, head, next;
+	unsigned long pos, progress;
+	unsigned int need = size;
+	int err = -ENOSPC;
+
+	handle->event = event;
+	handle->rb = NULL;
+	handle->size = 0;
+	handle->flags = 0;
+	handle->record = NULL;
+
+	rcu_read_lock();
+	rb = rcu_dereference(rb_owner(event)->rb);
+	if (unlikely(!rb))
+		goto out;
+	if (unlikely(READ_ONCE(rb->paused))) {
+		if (rb->nr_pages)
+			rb_count_lost(rb, event, 1);
+		goto out;
+	}
+
+	/*
+	 * Records lost earlier are reported first.  That needs @data for
+	 * the sample_id_all trailer; without it the report waits.
+	 */
+	if (unlikely(local_read(&rb->lost)) && data) {
+		lost = local_xchg(&rb->lost, 0);
+		if (lost) {
+			need += sizeof(lost_rec);
+			if (event->attr.sample_id_all)
+				need += event->id_header_size;
+		}
+	}
+
+	handle->rb = rb;
+	rb_writer_enter(handle);
+
+	head = local_read(&rb->head);
+	do {
+		/*
+		 * Overwrite mode ignores the reader.  Otherwise the stores
+		 * below depend on data_tail through this test, which orders
+		 * them after the load.
+		 */
+		if (!rb->overwrite &&
+		    unlikely(!rb_has_room(rb, head,
+					  READ_ONCE(rb->user_page->data_tail),
+					  need, backward)))
+			goto no_room;
+		next = backward ? head - need : head + need;
+	} while (!local_try_cmpxchg(&rb->head, &head, next));
+
+	/* a backward record starts at the lower end of what was reserved */
+	pos = backward ? next : head;
+	progress = backward ? -(unsigned long)next : next;
+	if (unlikely(progress - local_read(&rb->wake_pos) > rb->watermark)) {
+		local_add(rb->watermark, &rb->wake_pos);
+		local_inc(&rb->wake_seq);
+	}
+
+	rb_handle_seek(handle, pos);
+
+	if (unlikely(lost)) {
+		lost_rec.id = perf_event_primary_id(event);
+		lost_rec.lost = lost;
+		perf_event_header__init(&lost_rec.header, data, PERF_RECORD_LOST,
+					0, sizeof(lost_rec), event);
+		perf_output_put(handle, lost_rec);
+		perf_event__output_id_sample(event, handle, data);
+	}
+	handle->record = handle->addr;
+	return 0;
+
+no_room:
+	rb_count_lost(rb, event, lost + 1);
+	rb_writer_leave(handle);
+	handle->rb = NULL;
+out:
+	rcu_read_unlock();
+	return err;
+}
+
+/**
+ * perf_output_begin - reserve room for a record in the event's direction
+ * @handle: filled in for perf_output_copy() and perf_output_end()
+ * @data: as for perf_output_begin_forward()
+ * @event: the event writing
+ * @size: bytes of the record
+ *
+ * Return: as perf_output_begin_forward().
+ */
+int perf_output_begin(struct perf_output_handle *handle,
+		      struct perf_sample_data *data,
+		      struct perf_event *event,
+		      unsigned int size)
+{
+	bool backward = is_write_backward(event);
+
+	return rb_output_begin(handle, data, event, size, unlikely(backward));
+}
+
+/**
+ * perf_output_begin_forward - reserve room for a record, head growing
+ * @handle: filled in for perf_output_copy() and perf_output_end()
+ * @data: the sample the record belongs to, for the sample_id_all fields of
+ *	  a PERF_RECORD_LOST written first (may be NULL: the report waits)
+ * @event: the event writing; its output goes to the buffer it was mapped
+ *	   with or redirected to, an inherited copy's to its parent's
+ * @size: bytes of the record
+ *
+ * Any context, NMI included.  On success the caller writes exactly @size
+ * bytes and calls perf_output_end(); it is inside an RCU read-side section
+ * until then.
+ *
+ * Return: 0, or -ENOSPC when there is no buffer, it is paused, or (when
+ * mapped writable) the reader has not freed enough room; the last two
+ * count as lost records.
+ */
+int perf_output_begin_forward(struct perf_output_handle *handle,
+			      struct perf_sample_data *data,
+			      struct perf_event *event,
+			      unsigned int size)
+{
+	return rb_output_begin(handle, data, event, size, false);
+}
+
+/**
+ * perf_output_begin_backward - reserve room for a record, head shrinking
+ * @handle: filled in for perf_output_copy() and perf_output_end()
+ * @data: as for perf_output_begin_forward()
+ * @event: the event writing
+ * @size: bytes of the record
+ *
+ * For attr.write_backward buffers: records go below the previous ones, so
+ * that a reader of an overwritten buffer can walk from data_head to the
+ * oldest record still complete.
+ *
+ * Return: as perf_output_begin_forward().
+ */
+int perf_output_begin_backward(struct perf_output_handle *handle,
+			       struct perf_sample_data *data,
+			       struct perf_event *event,
+			       unsigned int size)
+{
+	return rb_output_begin(handle, data, event, size, true);
+}
+
+/* How a chunk gets into the buffer. */
+enum rb_fill {
+	RB_FILL_KERNEL,		/* memcpy from a kernel address */
+	RB_FILL_USER,		/* from user memory, without faulting */
+	RB_FILL_CUSTOM,		/* by a perf_copy_f */
+	RB_FILL_NOTHING,	/* leave the bytes as they are */
+};
+
+#ifndef arch_perf_out_copy_user
+static unsigned long arch_perf_out_copy_user(void *dst, const void __user *src,
+					     unsigned long n)
+{
+	unsigned long left;
+
+	pagefault_disable();
+	left = __copy_from_user_inatomic(dst, src, n);
+	pagefault_enable();
+	return left;
+}
+#endif
+
+/*
+ * Move @len bytes into the record, page by page.  Returns how many could
+ * not be filled in (a fault or a short custom copy stops it).
+ */
+static __always_inline unsigned long
+rb_fill(struct perf_output_handle *handle, enum rb_fill how,
+	const void *src, unsigned long len, perf_copy_f copy)
+{
+	const void __user *usrc = (const void __force __user *)src;
+	unsigned long done = 0;
+
+	while (len) {
+		unsigned long chunk = min(handle->size, len);
+		unsigned long short_by = 0;
+
+		switch (how) {
+		case RB_FILL_KERNEL:
+			memcpy(handle->addr, src + done, chunk);
+			break;
+		case RB_FILL_USER:
+			short_by = arch_perf_out_copy_user(handle->addr,
+							   usrc + done, chunk);
+			break;
+		case RB_FILL_CUSTOM:
+			short_by = copy(handle->addr, src, done, chunk);
+			break;
+		case RB_FILL_NOTHING:
+			break;
+		}
+
+		chunk -= short_by;
+		handle->addr += chunk;
+		handle->size -= chunk;
+		done += chunk;
+		len -= chunk;
+		if (!handle->size)
+			rb_handle_next_page(handle);
+		if (short_by)
+			break;
+	}
+	return len;
+}
+
+/**
+ * perf_output_copy - append bytes to a record begun with perf_output_begin()
+ * @handle: the reservation
+ * @buf: the bytes
+ * @len: how many
+ *
+ * Return: the number of bytes not copied (0).
+ */
+unsigned int perf_output_copy(struct perf_output_handle *handle,
+			      const void *buf, unsigned int len)
+{
+	return rb_fill(handle, RB_FILL_KERNEL, buf, len, NULL);
+}
+
+/**
+ * perf_output_skip - leave a gap in a record begun with perf_output_begin()
+ * @handle: the reservation
+ * @len: bytes to pass over (they keep whatever the buffer held)
+ *
+ * Return: the number of bytes not skipped (0).
+ */
+unsigned int perf_output_skip(struct perf_output_handle *handle,
+			      unsigned int len)
+{
+	return rb_fill(handle, RB_FILL_NOTHING, NULL, len, NULL);
+}
+
+/**
+ * perf_output_copy_user - append user memory to a record
+ * @handle: the reservation
+ * @buf: the user address
+ * @len: how many bytes
+ *
+ * Does not fault pages in: usable from NMI.
+ *
+ * Return: the number of bytes not copied; the caller fills (or skips)
+ * them, since the record's size is fixed.
+ */
+unsigned long perf_output_copy_user(struct perf_output_handle *handle,
+				    const void __user *buf, unsigned long len)
+{
+	return rb_fill(handle, RB_FILL_USER, (const void __force *)buf, len,
+		       NULL);
+}
+
+/**
+ * perf_output_copy_custom - append bytes produced by a copy function
+ * @handle: the reservation
+ * @copy: called as copy(dst, @src, offset, n) for each piece, returns the
+ *	  bytes it did not copy
+ * @src: its source
+ * @len: how many bytes
+ *
+ * Return: the number of bytes not copied.
+ */
+unsigned long perf_output_copy_custom(struct perf_output_handle *handle,
+				      perf_copy_f copy, const void *src,
+				      unsigned long len)
+{
+	return rb_fill(handle, RB_FILL_CUSTOM, src, len, copy);
+}
+
+/* Was the record just written a sample?  (It starts with its header.) */
+static bool rb_record_is_sample(struct perf_output_handle *handle)
+{
+	const struct perf_event_header *header = handle->record;
+
+	/* a header is 8-aligned in the data, so within one page */
+	if (!header || !IS_ALIGNED((unsigned long)header, sizeof(u32)))
+		return false;
+	return READ_ONCE(header->type) == PERF_RECORD_SAMPLE;
+}
+
+/**
+ * perf_output_end - publish a record begun with perf_output_begin()
+ * @handle: the reservation, fully written
+ *
+ * The outermost writer on this CPU moves data_head past the record (and
+ * any that interrupted it).  Readers are woken, through the event's IRQ
+ * work, when the head passed a watermark or, without attr.watermark, after
+ * every attr.wakeup_events samples.
+ */
+void perf_output_end(struct perf_output_handle *handle)
+{
+	struct perf_event *event = handle->event;
+	struct perf_buffer *rb = handle->rb;
+	u32 every = event->attr.wakeup_events;
+
+	if (every && !event->attr.watermark && rb_record_is_sample(handle)) {
+		if (local_inc_return(&rb->samples) >= every) {
+			local_sub(every, &rb->samples);
+			local_inc(&rb->wake_seq);
+		}
+	}
+
+	rb_writer_leave(handle);
+	rcu_read_unlock();
+}
+
+/* --- mmap --------------------------------------------------------------- */
+
+static vm_fault_t perf_mmap_fault(struct vm_fault *vmf)
+{
+	struct perf_event *event = vmf->vma->vm_file->private_data;
+	vm_fault_t ret = VM_FAULT_SIGBUS;
+	struct perf_buffer *rb;
+	unsigned long nr;
+
+	/* user space writes data_tail in the control page, nothing else */
+	if (vmf->pgoff && (vmf->flags & FAULT_FLAG_WRITE))
+		return VM_FAULT_SIGBUS;
+
+	rcu_read_lock();
+	rb = rcu_dereference(event->rb);
+	if (rb && vmf->pgoff <= rb->nr_pages) {
+		nr = array_index_nospec(vmf->pgoff, rb->nr_pages + 1);
+		vmf->page = virt_to_page(rb->pages[nr]);
+		get_page(vmf->page);
+		ret = 0;
+	}
+	rcu_read_unlock();
+	return ret;
+}
+
+/* A first write to a page of a writable mapping: the control page only. */
+static vm_fault_t perf_mmap_mkwrite(struct vm_fault *vmf)
+{
+	if (vmf->pgoff)
+		return VM_FAULT_SIGBUS;
+	lock_page(vmf->page);
+	return VM_FAULT_LOCKED;
+}
+
+/* One more VMA maps the buffer (mremap moved it). */
+static void perf_mmap_open(struct vm_area_struct *vma)
+{
+	struct perf_event *event = vma->vm_file->private_data;
+
+	atomic_inc(&event->rb->mmap_count);
+	atomic_inc(&event->mmap_count);
+	if (event->pmu->event_mapped)
+		event->pmu->event_mapped(event, vma->vm_mm);
+}
+
+/*
+ * Some event still on @rb's writer list that can be pinned, with a
+ * reference taken, or NULL.  One whose last reference is gone is skipped:
+ * perf_event_rb_release() takes it off.
+ */
+static struct perf_event *rb_pin_writer(struct perf_buffer *rb)
+{
+	struct perf_event *found = NULL, *pos;
+	unsigned long flags;
+
+	spin_lock_irqsave(&rb->writers_lock, flags);
+	list_for_each_entry(pos, &rb->writers, rb_entry) {
+		if (perf_event_tryget(pos)) {
+			found = pos;
+			break;
+		}
+	}
+	spin_unlock_irqrestore(&rb->writers_lock, flags);
+	return found;
+}
+
+/*
+ * The last mapping of @rb went away: events still redirected into it lose
+ * it too (no one can read it any more), then the locked-memory charge is
+ * given back.  No mmap_mutex held.
+ */
+static void rb_unmapped(struct perf_buffer *rb, struct mm_struct *mm)
+{
+	unsigned long charged = rb->nr_pages + 1 - rb->pinned_pages;
+	struct perf_event *writer;
+
+	/*
+	 * Each round takes one event off the list, unless SET_OUTPUT moved
+	 * it elsewhere while we waited for its mutex: off the list either way.
+	 */
+	while ((writer = rb_pin_writer(rb))) {
+		mutex_lock(&writer->mmap_mutex);
+		if (writer->rb == rb)
+			rb_attach(writer, NULL);
+		mutex_unlock(&writer->mmap_mutex);
+		perf_event_put(writer);
+	}
+
+	atomic_long_sub(charged, &rb->mmap_user->perf_mlock);
+	atomic64_sub(rb->pinned_pages, &mm->pinned_vm);
+	free_uid(rb->mmap_user);
+	rb->mmap_user = NULL;
+}
+
+static void perf_mmap_close(struct vm_area_struct *vma)
+{
+	struct perf_event *event = vma->vm_file->private_data;
+	struct perf_buffer *rb = rb_get(event);
+	bool last_of_buffer;
+
+	if (WARN_ON_ONCE(!rb))
+		return;
+
+	if (event->pmu->event_unmapped)
+		event->pmu->event_unmapped(event, vma->vm_mm);
+
+	last_of_buffer = atomic_dec_and_test(&rb->mmap_count);
+
+	if (atomic_dec_and_mutex_lock(&event->mmap_count, &event->mmap_mutex)) {
+		rb_attach(event, NULL);
+		mutex_unlock(&event->mmap_mutex);
+	}
+
+	if (last_of_buffer)
+		rb_unmapped(rb, vma->vm_mm);
+
+	rb_put(rb);
+}
+
+/* A mapping holds references that do not split: refuse partial munmap. */
+static int perf_mmap_may_split(struct vm_area_struct *vma, unsigned long at)
+{
+	return -EINVAL;
+}
+
+static const struct vm_operations_struct perf_mmap_vm_ops = {
+	.open		= perf_mmap_open,
+	.close		= perf_mmap_close,
+	.fault		= perf_mmap_fault,
+	.page_mkwrite	= perf_mmap_mkwrite,
+	.may_split	= perf_mmap_may_split,
+};
+
+/*
+ * Charge @pages of locked memory for a new buffer: first against the
+ * user's perf_event_mlock_kb allowance (per online CPU), the rest against
+ * RLIMIT_MEMLOCK through mm->pinned_vm.  On success *@pinned is what went
+ * to pinned_vm.
+ */
+static int rb_charge(struct mm_struct *mm, struct user_struct *user,
+		     unsigned long pages, unsigned long *pinned)
+{
+	unsigned long allowance, used, over = 0, limit;
+
+	allowance = (unsigned long)sysctl_perf_event_mlock >> (PAGE_SHIFT - 10);
+	allowance *= num_online_cpus();
+
+	/* the sysctl may have been lowered below what is already used */
+	used = min_t(unsigned long, atomic_long_read(&user->perf_mlock),
+		     allowance);
+	if (used + pages > allowance)
+		over = used + pages - allowance;
+
+	limit = rlimit(RLIMIT_MEMLOCK) >> PAGE_SHIFT;
+	if (atomic64_read(&mm->pinned_vm) + over > limit &&
+	    perf_is_paranoid() && !capable(CAP_IPC_LOCK))
+		return -EPERM;
+
+	atomic_long_add(pages - over, &user->perf_mlock);
+	atomic64_add(over, &mm->pinned_vm);
+	*pinned = over;
+	return 0;
+}
+
+/*
+ * Map the event's existing buffer again, if it has one.  mmap_mutex held.
+ * Return: 0 (mapped), -EAGAIN (no usable buffer, event->rb is now NULL:
+ * make one) or -EINVAL.
+ */
+static int rb_map_existing(struct perf_event *event, unsigned long nr_pages)
+{
+	struct perf_buffer *rb = event->rb;
+
+	if (!rb)
+		return -EAGAIN;
+	if ((unsigned long)rb->nr_pages != nr_pages)
+		return -EINVAL;
+	if (!atomic_inc_not_zero(&rb->mmap_count)) {
+		/* its last mapping is going away right now: let go of it */
+		rb_attach(event, NULL);
+		return -EAGAIN;
+	}
+	return 0;
+}
+
+/* The first mapping of a buffer for @event.  mmap_mutex held. */
+static int rb_map_new(struct perf_event *event, struct vm_area_struct *vma,
+		      unsigned long nr_pages)
+{
+	struct user_struct *user = current_user();
+	unsigned long pinned, watermark = 0;
+	struct perf_buffer *rb;
+	int err;
+
+	err = rb_charge(vma->vm_mm, user, nr_pages + 1, &pinned);
+	if (err)
+		return err;
+
+	if (event->attr.watermark)
+		watermark = event->attr.wakeup_watermark;
+	rb = rb_alloc(nr_pages, watermark, event->cpu,
+		      !(vma->vm_flags & VM_WRITE));
+	if (!rb) {
+		atomic_long_sub(nr_pages + 1 - pinned, &user->perf_mlock);
+		atomic64_sub(pinned, &vma->vm_mm->pinned_vm);
+		return -ENOMEM;
+	}
+
+	atomic_set(&rb->mmap_count, 1);
+	rb->mmap_user = get_uid(user);
+	rb->pinned_pages = pinned;
+	rb_attach(event, rb);
+	perf_event_update_userpage(event);
+	return 0;
+}
+
+/**
+ * perf_mmap - mmap() of a perf event fd: its ring buffer
+ * @file: the event's file
+ * @vma: the new mapping
+ *
+ * Offset 0 maps the control page followed by 2^n data pages (n >= 0; the
+ * control page alone is allowed too).  The mapping must be shared; when it
+ * is not writable the kernel overwrites old data instead of waiting for
+ * the reader.  Mapping an event again (or an event redirected into a
+ * buffer) gives the same buffer, which must then have the same size.
+ * Mappings at other offsets are for the AUX area, which is not supported.
+ *
+ * Return: 0, -EINVAL (bad size or flags, inherited per-task event, size
+ * other than the existing buffer's), -EPERM (over the locked-memory
+ * limits), -ENOMEM, -EOPNOTSUPP (AUX), or what the LSM says.
+ */
+int perf_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	struct perf_event *event = file->private_data;
+	unsigned long len = vma->vm_end - vma->vm_start;
+	unsigned long nr_pages;
+	int err;
+
+	if (!(vma->vm_flags & VM_SHARED))
+		return -EINVAL;
+
+	/* all the copies would write to one buffer from many CPUs */
+	if (event->attr.inherit && event->cpu == -1)
+		return -EINVAL;
+
+	err = security_perf_event_read(event);
+	if (err)
+		return err;
+
+	if (vma->vm_pgoff)
+		return -EOPNOTSUPP;
+
+	if (len < PAGE_SIZE || len & (PAGE_SIZE - 1))
+		return -EINVAL;
+	nr_pages = len / PAGE_SIZE - 1;
+	if (nr_pages && !is_power_of_2(nr_pages))
+		return -EINVAL;
+	if (nr_pages > INT_MAX)
+		return -ENOMEM;
+
+	mutex_lock(&event->mmap_mutex);
+	err = rb_map_existing(event, nr_pages);
+	if (err == -EAGAIN)
+		err = rb_map_new(event, vma, nr_pages);
+	if (!err)
+		atomic_inc(&event->mmap_count);
+	mutex_unlock(&event->mmap_mutex);
+	if (err)
+		return err;
+
+	/* the charge is per mm: a child must not inherit the mapping */
+	vm_flags_set(vma, VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP);
+	vma->vm_ops = &perf_mmap_vm_ops;
+
+	if (event->pmu->event_mapped)
+		event->pmu->event_mapped(event, vma->vm_mm);
+	return 0;
+}
+
+/* --- readers: poll, fasync, wake-ups ---------------------------------- */
+
+/* The event will never produce anything again. */
+static bool perf_event_hung_up(struct perf_event *event)
+{
+	bool hung;
+
+	if (READ_ONCE(event->state) > PERF_EVENT_STATE_EXIT)
+		return false;
+
+	/* inherited copies that still run keep it alive */
+	mutex_lock(&event->child_mutex);
+	hung = list_empty(&event->child_list);
+	mutex_unlock(&event->child_mutex);
+	return hung;
+}
+
+/**
+ * perf_poll - poll() of a perf event fd
+ * @file: the event's file
+ * @wait: the poll table
+ *
+ * Return: EPOLLIN | EPOLLRDNORM once after each wake-up of the buffer's
+ * readers, EPOLLHUP when the event has no buffer or its task exited (and
+ * left no inherited copies), EPOLLERR for a pinned event that could not
+ * be scheduled, else 0.
+ */
+__poll_t perf_poll(struct file *file, poll_table *wait)
+{
+	struct perf_event *event = file->private_data;
+	__poll_t ready;
+
+	poll_wait(file, &event->waitq, wait);
+
+	if (perf_event_hung_up(event))
+		return EPOLLHUP;
+
+	if (unlikely(READ_ONCE(event->state) == PERF_EVENT_STATE_ERROR &&
+		     event->attr.pinned))
+		return EPOLLERR;
+
+	/* SET_OUTPUT must not swap the buffer between the check and now */
+	mutex_lock(&event->mmap_mutex);
+	if (event->rb)
+		ready = atomic_xchg(&event->rb->poll, 0);
+	else
+		ready = EPOLLHUP;
+	mutex_unlock(&event->mmap_mutex);
+	return ready;
+}
+
+/**
+ * perf_fasync - fcntl(F_SETFL, O_ASYNC) on a perf event fd
+ * @fd: the descriptor
+ * @filp: the event's file
+ * @on: add or remove the owner
+ *
+ * Return: 0 or a negative error from fasync_helper().
+ */
+int perf_fasync(int fd, struct file *filp, int on)
+{
+	struct perf_event *event = filp->private_data;
+	struct inode *inode = file_inode(filp);
+	int err;
+
+	inode_lock(inode);
+	err = fasync_helper(fd, filp, on, &event->fasync);
+	inode_unlock(inode);
+	return err < 0 ? err : 0;
+}
+
+/**
+ * perf_event_wakeup - wake the readers of an event's buffer
+ * @event: the event that wrote, overflowed or ended
+ *
+ * Wakes the poll() and read() waiters of every event that writes to the
+ * same buffer (of @event alone if it has none), then sends the signal
+ * @event->pending_kill asks for (POLL_IN, POLL_HUP) to the O_ASYNC owner
+ * of @event (of its parent, for an inherited copy).  IRQ or process
+ * context, not NMI.
+ */
+void perf_event_wakeup(struct perf_event *event)
+{
+	struct perf_event *owner = rb_owner(event);
+	struct perf_buffer *rb;
+	struct perf_event *reader;
+	int sig;
+
+	rcu_read_lock();
+	rb = rcu_dereference(owner->rb);
+	if (rb) {
+		list_for_each_entry_rcu(reader, &rb->writers, rb_entry)
+			wake_up_all(&reader->waitq);
+	} else {
+		wake_up_all(&owner->waitq);
+	}
+	rcu_read_unlock();
+
+	sig = READ_ONCE(event->pending_kill);
+	if (sig) {
+		kill_fasync(&owner->fasync, SIGIO, sig);
+		WRITE_ONCE(event->pending_kill, 0);
+	}
+}
+
+/* --- SET_OUTPUT, PAUSE_OUTPUT, release ----------------------------------- */
+
+/* Take two events' mmap_mutex, in address order. */
+static void rb_lock_pair(struct perf_event *a, struct perf_event *b)
+{
+	if (a > b)
+		swap(a, b);
+	mutex_lock(&a->mmap_mutex);
+	mutex_lock_nested(&b->mmap_mutex, SINGLE_DEPTH_NESTING);
+}
+
+/* May @event's records go into @output's buffer? */
+static bool rb_output_compatible(struct perf_event *event,
+				 struct perf_event *output)
+{
+	if (event == output)
+		return false;
+	/* one buffer is written from one CPU ... */
+	if (event->cpu != output->cpu)
+		return false;
+	/* ... or, per task, by one task */
+	if (output->cpu == -1 && event->hw.target != output->hw.target)
+		return false;
+	/* timestamps in one buffer must compare */
+	if (event->clock != output->clock)
+		return false;
+	if (is_write_backward(event) != is_write_backward(output))
+		return false;
+	if (has_aux(event) && has_aux(output) && event->pmu != output->pmu)
+		return false;
+	return true;
+}
+
+/**
+ * perf_event_set_output - send an event's records to another's buffer
+ * @event: the event to redirect
+ * @output: the event whose mapped buffer it shall use, or NULL to undo
+ *
+ * For PERF_EVENT_IOC_SET_OUTPUT and PERF_FLAG_FD_OUTPUT.  Both events must
+ * be on the same CPU (or, if not CPU-bound, on the same task), use the
+ * same clock and the same direction; @output must have a mapped buffer
+ * and @event must not be mapped itself.  Process context.
+ *
+ * Return: 0 or -EINVAL.
+ */
+int perf_event_set_output(struct perf_event *event, struct perf_event *output)
+{
+	struct perf_buffer *rb = NULL;
+	int err = -EINVAL;
+
+	if (output) {
+		if (!rb_output_compatible(event, output))
+			return -EINVAL;
+		/*
+		 * With both mutexes held, either @output is still on its
+		 * buffer's list (and a closing last mapping will see @event
+		 * there too) or the buffer has no mapping left.
+		 */
+		rb_lock_pair(event, output);
+	} else {
+		mutex_lock(&event->mmap_mutex);
+	}
+
+	if (atomic_read(&event->mmap_count))
+		goto unlock;
+
+	if (output) {
+		rb = rb_get(output);
+		if (!rb)
+			goto unlock;
+		if (!atomic_read(&rb->mmap_count)) {
+			rb_put(rb);
+			goto unlock;
+		}
+	}
+
+	rb_attach(event, rb);
+	err = 0;
+unlock:
+	mutex_unlock(&event->mmap_mutex);
+	if (output)
+		mutex_unlock(&output->mmap_mutex);
+	return err;
+}
+
+/**
+ * perf_event_pause_output - PERF_EVENT_IOC_PAUSE_OUTPUT
+ * @event: the event
+ * @pause: true to drop new records (they count as lost), false to resume
+ *
+ * Return: 0, or -EINVAL when the event has no buffer with data pages.
+ */
+int perf_event_pause_output(struct perf_event *event, bool pause)
+{
+	struct perf_buffer *rb;
+	int err = -EINVAL;
+
+	rcu_read_lock();
+	rb = rcu_dereference(event->rb);
+	if (rb && rb->nr_pages) {
+		WRITE_ONCE(rb->paused, pause);
+		err = 0;
+	}
+	rcu_read_unlock();
+	return err;
+}
+
+/**
+ * perf_event_rb_release - an event is being freed: let go of its buffer
+ * @event: the event, with no references left (process context)
+ *
+ * The buffer itself stays while it is mapped or other events use it.
+ */
+void perf_event_rb_release(struct perf_event *event)
+{
+	if (!READ_ONCE(event->rb))
+		return;
+
+	mutex_lock(&event->mmap_mutex);
+	if (event->rb)
+		rb_attach(event, NULL);
+	mutex_unlock(&event->mmap_mutex);
+}
