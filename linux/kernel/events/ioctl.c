@@ -97,6 +97,11 @@ static int perf_modify_one_breakpoint(struct perf_event *bp,
 	int err;
 
 	perf_event_disable_locked(bp);
+	/*
+	 * sig_data is ours, not the breakpoint layer's: it may change here,
+	 * and the check below compares every other field.
+	 */
+	bp->attr.sig_data = attr->sig_data;
 	err = modify_user_hw_breakpoint_check(bp, attr, true);
 	if (!bp->attr.disabled)
 		perf_event_enable_locked(bp);
