@@ -163,7 +163,7 @@ struct perf_event_context *perf_ctx_find_get(struct task_struct *task, int cpu)
 		ctx = ERR_PTR(-ESRCH);
 	} else {
 		ctx = rcu_dereference_protected(task->perf_event_ctxp,
-				lockdep_is_held(&task->perf_event_mutex));
+						lockdep_is_held(&task->perf_event_mutex));
 		if (ctx) {
 			perf_ctx_get(ctx);
 		} else {

@@ -296,6 +296,7 @@ static void event_drop_owner(struct perf_event *event)
 	mutex_lock(&owner->perf_event_mutex);
 	if (event->owner) {
 		list_del_init(&event->owner_entry);
+		/* off the list before a reader can see NULL */
 		smp_store_release(&event->owner, NULL);
 	}
 	mutex_unlock(&owner->perf_event_mutex);
@@ -372,8 +373,8 @@ static int perf_fd_release(struct inode *inode, struct file *file)
 	return 0;
 }
 
-static ssize_t perf_fd_read(struct file *file, char __user *buf, size_t count,
-			 loff_t *ppos)
+static ssize_t perf_fd_read(struct file *file, char __user *buf,
+			    size_t count, loff_t *ppos)
 {
 	struct perf_event *event = file->private_data;
 	int err;

@@ -255,6 +255,7 @@ void perf_event_exit_task(struct task_struct *task)
 	list_for_each_entry_safe(event, tmp, &task->perf_event_list,
 				 owner_entry) {
 		list_del_init(&event->owner_entry);
+		/* off the list before event_drop_owner() can see NULL */
 		smp_store_release(&event->owner, NULL);
 	}
 	mutex_unlock(&task->perf_event_mutex);

@@ -383,6 +383,7 @@ void perf_overflow_free_event(struct perf_event *event)
 int perf_event_overflow(struct perf_event *event,
 			struct perf_sample_data *data, struct pt_regs *regs)
 {
+	perf_overflow_handler_t handler;
 	int stop;
 
 	/* counting events with narrow counters overflow too: nothing to do */
@@ -408,7 +409,8 @@ int perf_event_overflow(struct perf_event *event,
 	if (event->attr.sigtrap)
 		perf_sigtrap_queue(event, data);
 
-	READ_ONCE(event->overflow_handler)(event, data, regs);
+	handler = READ_ONCE(event->overflow_handler);
+	handler(event, data, regs);
 
 	/* SIGIO goes to the owner of the fd: an inherited copy's parent */
 	if (READ_ONCE((event->parent ?: event)->fasync) && event->pending_kill)
