@@ -30,8 +30,7 @@
  *   tracepoint.c  tracepoint, kprobe and uprobe PMUs, filters
  *   bpf.c       BPF programs attached to events
  *   hw_breakpoint.c  the breakpoint PMU and its slot reservations
- *   pending.c   entry points of features that have not landed yet (AUX):
- *               each fails cleanly
+ *   aux.c       the AUX API, not there yet: no event has an AUX area
  */
 #ifndef _KERNEL_EVENTS_INTERNAL_H
 #define _KERNEL_EVENTS_INTERNAL_H

@@ -43,10 +43,18 @@
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/sched/task_stack.h>
+#include <linux/static_call.h>
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
 
 #include "internal.h"
+
+/*
+ * Lets a PMU driver offer a snapshot of its branch records to BPF
+ * (bpf_get_branch_snapshot()); it returns 0 entries until a driver
+ * installs its own.
+ */
+DEFINE_STATIC_CALL_RET0(perf_snapshot_branch_stack, perf_snapshot_branch_stack_t);
 
 /* the sample_type bits that make up the sample id (and its trailer) */
 #define PERF_SAMPLE_ID_FIELDS	(PERF_SAMPLE_TID | PERF_SAMPLE_TIME |	  \

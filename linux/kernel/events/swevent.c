@@ -42,6 +42,12 @@
 
 #include "internal.h"
 
+/*
+ * Scratch registers for records written from tracepoints and software
+ * events, one set per swevent recursion context.
+ */
+DEFINE_PER_CPU(struct pt_regs, __perf_regs[4]);
+
 /* Per CPU, per PERF_COUNT_SW_* counter: its events on this CPU's PMU. */
 struct perf_swevent_cpu {
 	struct hlist_head	on_pmu[PERF_COUNT_SW_MAX];

@@ -1,39 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Entry points of perf features that have not landed yet.
+ * The AUX area: not there yet.
  *
- * Step 1 of the core counts events and nothing more.  Everything that
- * needs the ring buffer (samples, side-band records, AUX data, callchains)
- * or that hangs BPF programs and tracepoints off events arrives with a
- * later issue.  The rest of the kernel still calls into those features:
- * the scheduler, mm, exec and fork emit side-band records, PMU drivers
- * write samples and AUX data from their interrupt handlers, the tracing
- * and BPF code hand records and programs to perf.  Each of those entry
- * points lives here with its final signature and does the least that is
- * safe:
+ * Drivers that trace into a second buffer (Intel PT and BTS, Arm SPE and
+ * CoreSight) call the AUX API below from their interrupt handlers and
+ * their pmu->start()/stop().  The core does not map an AUX area (mmap at
+ * aux_offset and the aux_* attributes are refused with -EOPNOTSUPP), so
+ * no event ever has one: a transaction never begins, the driver gets no
+ * buffer and keeps its hardware stopped, and the rest do nothing.  Address
+ * filters come with AUX and are likewise empty.
  *
- *  - attributes asking for a missing feature are refused up front, by
- *    perf_pending_attr_check(), so no event ever depends on a stub doing
- *    real work;
- *  - output functions report that there is no buffer to write to;
- *  - record hooks do nothing, since no event can have asked for records;
- *  - resources that callers borrow (the swevent recursion context of a
- *    tracepoint record) are still given back.
- *
- * None of these warn: all of them are reachable in normal operation.
+ * None of these warn: a driver reaches them in normal operation.
  */
 
-#include <linux/bpf.h>
 #include <linux/export.h>
-#include <linux/file.h>
-#include <linux/percpu.h>
 #include <linux/perf_event.h>
-#include <linux/static_call.h>
-#include <linux/trace_events.h>
 
 #include "internal.h"
-
-/* --- samples and the ring buffer -------------------------------------- */
 
 /*
  * Leave @handle looking like a failed perf_output_begin() so that a caller
@@ -47,8 +30,6 @@ static int perf_output_refuse(struct perf_output_handle *handle)
 	handle->head = 0;
 	return -ENOSPC;
 }
-
-/* --- AUX area --------------------------------------------------------- */
 
 /**
  * perf_aux_output_begin - start a transaction on an event's AUX area
@@ -145,18 +126,3 @@ void perf_event_addr_filters_sync(struct perf_event *event)
 {
 }
 EXPORT_SYMBOL_GPL(perf_event_addr_filters_sync);
-
-/* --- tracepoints and BPF ---------------------------------------------- */
-
-/*
- * Scratch registers for records written from tracepoints and software
- * events, one set per swevent recursion context.
- */
-DEFINE_PER_CPU(struct pt_regs, __perf_regs[4]);
-
-/*
- * Lets a PMU driver offer a snapshot of its branch records to BPF
- * (bpf_get_branch_snapshot()); it returns 0 entries until a driver
- * installs its own.
- */
-DEFINE_STATIC_CALL_RET0(perf_snapshot_branch_stack, perf_snapshot_branch_stack_t);
