@@ -123,7 +123,7 @@ struct perf_event_context *perf_task_ctx_get(struct task_struct *task)
 	struct perf_event_context *ctx;
 
 	rcu_read_lock();
-	ctx = rcu_dereference(task->perf_event_ctxp);
+	ctx = rcu_dereference(*task_ctxp(task));
 	if (ctx && !refcount_inc_not_zero(&ctx->refcount))
 		ctx = NULL;
 	rcu_read_unlock();
@@ -162,14 +162,14 @@ struct perf_event_context *perf_ctx_find_get(struct task_struct *task, int cpu)
 	if (task->flags & PF_EXITING) {
 		ctx = ERR_PTR(-ESRCH);
 	} else {
-		ctx = rcu_dereference_protected(task->perf_event_ctxp,
+		ctx = rcu_dereference_protected(*task_ctxp(task),
 						lockdep_is_held(&task->perf_event_mutex));
 		if (ctx) {
 			perf_ctx_get(ctx);
 		} else {
 			/* one reference for the task, one for the caller */
 			perf_ctx_get(new);
-			rcu_assign_pointer(task->perf_event_ctxp, new);
+			rcu_assign_pointer(*task_ctxp(task), new);
 			ctx = new;
 			new = NULL;
 		}
@@ -194,7 +194,7 @@ bool perf_ctx_is_dead(struct perf_event_context *ctx)
 {
 	lockdep_assert_held(&ctx->mutex);
 	return ctx->task &&
-	       rcu_access_pointer(ctx->task->perf_event_ctxp) != ctx;
+	       rcu_access_pointer(*task_ctxp(ctx->task)) != ctx;
 }
 
 /**
@@ -859,7 +859,7 @@ void __perf_event_task_sched_in(struct task_struct *prev,
 	if (static_branch_unlikely(&perf_cgroup_events))
 		perf_cgroup_switch(task);
 #endif
-	ctx = rcu_dereference_sched(task->perf_event_ctxp);
+	ctx = rcu_dereference_sched(*task_ctxp(task));
 	if (ctx && ctx->nr_events && cpuctx->task_ctx != ctx) {
 		if (cpuctx->task_ctx)	/* left behind by an odd switch */
 			task_ctx_deactivate(cpuctx, cpuctx->task_ctx);
@@ -920,7 +920,7 @@ static void ctx_call_here(void *data)
 	if (ctx->task) {
 		if (cpuctx->task_ctx != ctx) {
 			if (ctx->task != current ||
-			    rcu_access_pointer(current->perf_event_ctxp) != ctx)
+			    rcu_access_pointer(*task_ctxp(current)) != ctx)
 				return;
 			/* the task runs here but had no events when it came */
 			if (cpuctx->task_ctx)

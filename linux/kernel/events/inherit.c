@@ -109,7 +109,7 @@ int perf_event_init_task(struct task_struct *child, u64 clone_flags)
 	struct perf_event *event;
 	int err = 0;
 
-	RCU_INIT_POINTER(child->perf_event_ctxp, NULL);
+	RCU_INIT_POINTER(*task_ctxp(child), NULL);
 	mutex_init(&child->perf_event_mutex);
 	INIT_LIST_HEAD(&child->perf_event_list);
 
@@ -129,7 +129,7 @@ int perf_event_init_task(struct task_struct *child, u64 clone_flags)
 				break;
 			}
 			/* the task's reference */
-			rcu_assign_pointer(child->perf_event_ctxp, ctx);
+			rcu_assign_pointer(*task_ctxp(child), ctx);
 			mutex_lock_nested(&ctx->mutex, SINGLE_DEPTH_NESTING);
 		}
 		err = inherit_group(event, child, ctx);
@@ -231,9 +231,9 @@ static struct perf_event_context *task_ctx_detach(struct task_struct *task)
 	struct perf_event_context *ctx;
 
 	mutex_lock(&task->perf_event_mutex);
-	ctx = rcu_dereference_protected(task->perf_event_ctxp,
+	ctx = rcu_dereference_protected(*task_ctxp(task),
 					lockdep_is_held(&task->perf_event_mutex));
-	RCU_INIT_POINTER(task->perf_event_ctxp, NULL);
+	RCU_INIT_POINTER(*task_ctxp(task), NULL);
 	mutex_unlock(&task->perf_event_mutex);
 	return ctx;
 }
@@ -295,7 +295,7 @@ void perf_event_free_task(struct task_struct *task)
  */
 void perf_event_delayed_put(struct task_struct *task)
 {
-	WARN_ON_ONCE(rcu_access_pointer(task->perf_event_ctxp));
+	WARN_ON_ONCE(rcu_access_pointer(*task_ctxp(task)));
 }
 
 /* ---------------------------------------------------------------------

@@ -38,7 +38,24 @@
 #include <linux/perf_event.h>
 #include <linux/hrtimer.h>
 #include <linux/lockdep.h>
+#include <linux/sched.h>
 #include <linux/sched/clock.h>
+
+/*
+ * Two pointers that RCU manages but whose declarations lack __rcu:
+ * task_struct's perf_event_ctxp (sched.h is not ours) and perf_event's rb
+ * (drivers see the struct; none reads rb).  Every RCU accessor reaches
+ * them through these, which tell sparse what they are.
+ */
+static inline struct perf_event_context __rcu **task_ctxp(struct task_struct *task)
+{
+	return (struct perf_event_context __rcu __force **)&task->perf_event_ctxp;
+}
+
+static inline struct perf_buffer __rcu **event_rbp(struct perf_event *event)
+{
+	return (struct perf_buffer __rcu __force **)&event->rb;
+}
 
 /* ctx->is_active and the what-to-schedule masks of context.c */
 #define EVENT_FLEXIBLE	0x01

@@ -205,7 +205,7 @@ static void perf_sb_deliver(unsigned int kind, struct task_struct *task,
 			write(event, rec);
 	}
 
-	ctx = task ? rcu_dereference(task->perf_event_ctxp) : NULL;
+	ctx = task ? rcu_dereference(*task_ctxp(task)) : NULL;
 	if (ctx) {
 		hlist_for_each_entry_rcu(event, &ctx->sb_events, sb_entry) {
 			/* an event moved to another list while we walked */

@@ -189,7 +189,7 @@ static struct perf_buffer *rb_get(struct perf_event *event)
 	struct perf_buffer *rb;
 
 	rcu_read_lock();
-	rb = rcu_dereference(rb_owner(event)->rb);
+	rb = rcu_dereference(*event_rbp(rb_owner(event)));
 	if (rb && !refcount_inc_not_zero(&rb->refcount))
 		rb = NULL;
 	rcu_read_unlock();
@@ -230,7 +230,7 @@ static void rb_attach(struct perf_event *event, struct perf_buffer *rb)
 		spin_unlock_irqrestore(&rb->writers_lock, flags);
 	}
 
-	rcu_assign_pointer(event->rb, rb);
+	rcu_assign_pointer(*event_rbp(event), rb);
 
 	if (old) {
 		rb_put(old);
@@ -286,7 +286,7 @@ void perf_event_update_userpage(struct perf_event *event)
 	u32 index;
 
 	rcu_read_lock();
-	rb = rcu_dereference(event->rb);
+	rb = rcu_dereference(*event_rbp(event));
 	if (!rb)
 		goto out;
 
@@ -334,7 +334,7 @@ struct perf_lost_record {
  */
 static void rb_owe_wakeup(struct perf_buffer *rb, struct perf_event *event)
 {
-	atomic_set(&rb->poll, EPOLLIN | EPOLLRDNORM);
+	atomic_set(&rb->poll, (__force int)(EPOLLIN | EPOLLRDNORM));
 	if (READ_ONCE(rb_owner(event)->fasync) && !event->pending_kill)
 		event->pending_kill = POLL_IN;
 	perf_event_queue_wakeup(event);
@@ -457,7 +457,7 @@ rb_output_begin(struct perf_output_handle *handle,
 	handle->record = NULL;
 
 	rcu_read_lock();
-	rb = rcu_dereference(rb_owner(event)->rb);
+	rb = rcu_dereference(*event_rbp(rb_owner(event)));
 	if (unlikely(!rb))
 		goto out;
 	if (unlikely(READ_ONCE(rb->paused))) {
@@ -769,7 +769,7 @@ static vm_fault_t perf_mmap_fault(struct vm_fault *vmf)
 		return VM_FAULT_SIGBUS;
 
 	rcu_read_lock();
-	rb = rcu_dereference(event->rb);
+	rb = rcu_dereference(*event_rbp(event));
 	if (rb && vmf->pgoff <= rb->nr_pages) {
 		nr = array_index_nospec(vmf->pgoff, rb->nr_pages + 1);
 		vmf->page = virt_to_page(rb->pages[nr]);
@@ -1079,7 +1079,7 @@ __poll_t perf_poll(struct file *file, poll_table *wait)
 	/* SET_OUTPUT must not swap the buffer between the check and now */
 	mutex_lock(&event->mmap_mutex);
 	if (event->rb)
-		ready = atomic_xchg(&event->rb->poll, 0);
+		ready = (__force __poll_t)atomic_xchg(&event->rb->poll, 0);
 	else
 		ready = EPOLLHUP;
 	mutex_unlock(&event->mmap_mutex);
@@ -1124,7 +1124,7 @@ void perf_event_wakeup(struct perf_event *event)
 	int sig;
 
 	rcu_read_lock();
-	rb = rcu_dereference(owner->rb);
+	rb = rcu_dereference(*event_rbp(owner));
 	if (rb) {
 		list_for_each_entry_rcu(reader, &rb->writers, rb_entry)
 			wake_up_all(&reader->waitq);
@@ -1238,7 +1238,7 @@ int perf_event_pause_output(struct perf_event *event, bool pause)
 	int err = -EINVAL;
 
 	rcu_read_lock();
-	rb = rcu_dereference(event->rb);
+	rb = rcu_dereference(*event_rbp(event));
 	if (rb && rb->nr_pages) {
 		WRITE_ONCE(rb->paused, pause);
 		err = 0;

@@ -361,7 +361,7 @@ static void perf_tp_hit_for_task(struct task_struct *task, u16 event_type,
 		return;
 
 	rcu_read_lock();
-	ctx = rcu_dereference(task->perf_event_ctxp);
+	ctx = rcu_dereference(*task_ctxp(task));
 	if (!ctx)
 		goto out;
 
