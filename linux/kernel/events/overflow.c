@@ -62,9 +62,12 @@ static DEFINE_PER_CPU(bool, perf_tick_throttled);
 
 /*
  * Charge one interrupt to @event.  Return: 1 if it is (now) throttled and
- * its driver must stop it, 0 if it may go on.
+ * its driver must stop it, 0 if it may go on.  With @may_throttle false
+ * the interrupt is counted but cannot be the one that throttles: a
+ * software event that overflows once per occurrence is never throttled
+ * (its rate is the rate of what it counts), as in mainline.
  */
-static int perf_charge_interrupt(struct perf_event *event)
+static int perf_charge_interrupt(struct perf_event *event, bool may_throttle)
 {
 	struct hw_perf_event *hwc = &event->hw;
 	u64 seq = __this_cpu_read(perf_tick_seq);
@@ -75,7 +78,8 @@ static int perf_charge_interrupt(struct perf_event *event)
 		hwc->interrupts_seq = seq;
 		hwc->interrupts = 0;
 	}
-	if (++hwc->interrupts < (u64)READ_ONCE(perf_samples_per_tick))
+	if (++hwc->interrupts <= (u64)READ_ONCE(perf_samples_per_tick) ||
+	    !may_throttle)
 		return 0;
 
 	hwc->interrupts = PERF_THROTTLED;
@@ -96,7 +100,7 @@ static int perf_charge_interrupt(struct perf_event *event)
  */
 int perf_event_account_interrupt(struct perf_event *event)
 {
-	return perf_charge_interrupt(event);
+	return perf_charge_interrupt(event, true);
 }
 
 /*
@@ -368,20 +372,10 @@ void perf_overflow_free_event(struct perf_event *event)
  * Overflow
  */
 
-/**
- * perf_event_overflow - an event's period ran out
- * @event: the event, on the PMU of this CPU
- * @data: the sample, as far as the driver filled it in
- * @regs: the registers at the interrupt
- *
- * Called by PMU drivers from their overflow interrupt (possibly NMI) and
- * by the core for software-counted events.
- *
- * Return: 1 when the driver must stop the counter (the event is throttled
- * or its REFRESH limit ran out), 0 to let it run on.
- */
-int perf_event_overflow(struct perf_event *event,
-			struct perf_sample_data *data, struct pt_regs *regs)
+/* The overflow path; @may_throttle: see perf_charge_interrupt(). */
+static int perf_overflow(struct perf_event *event,
+			 struct perf_sample_data *data, struct pt_regs *regs,
+			 bool may_throttle)
 {
 	perf_overflow_handler_t handler;
 	int stop;
@@ -390,7 +384,7 @@ int perf_event_overflow(struct perf_event *event,
 	if (unlikely(!is_sampling_event(event)))
 		return 0;
 
-	stop = perf_charge_interrupt(event);
+	stop = perf_charge_interrupt(event, may_throttle);
 	if (event->attr.freq)
 		perf_freq_overflow(event);
 
@@ -419,6 +413,24 @@ int perf_event_overflow(struct perf_event *event,
 	return stop;
 }
 
+/**
+ * perf_event_overflow - an event's period ran out
+ * @event: the event, on the PMU of this CPU
+ * @data: the sample, as far as the driver filled it in
+ * @regs: the registers at the interrupt
+ *
+ * Called by PMU drivers from their overflow interrupt (possibly NMI) and
+ * by the core for software-counted events.
+ *
+ * Return: 1 when the driver must stop the counter (the event is throttled
+ * or its REFRESH limit ran out), 0 to let it run on.
+ */
+int perf_event_overflow(struct perf_event *event,
+			struct perf_sample_data *data, struct pt_regs *regs)
+{
+	return perf_overflow(event, data, regs, true);
+}
+
 /*
  * @nr periods (at least one) of a software-counted event ran out, or, if
  * @nr is 0, as many as hw.period_left says.
@@ -427,14 +439,18 @@ static void perf_swevent_overflow(struct perf_event *event, u64 nr,
 				  struct perf_sample_data *data,
 				  struct pt_regs *regs)
 {
+	bool may_throttle = false;
+
 	if (!nr)
 		nr = perf_swevent_set_period(event);
+	/* only the second and later overflows of one occurrence throttle */
 	for (; nr; nr--) {
 		if (event->hw.interrupts == PERF_THROTTLED)
 			return;
 		data->period = event->hw.last_period;
-		if (perf_event_overflow(event, data, regs))
+		if (perf_overflow(event, data, regs, may_throttle))
 			return;
+		may_throttle = true;
 	}
 }
 
