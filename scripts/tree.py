@@ -3,8 +3,8 @@
 
   tree.py pristine DIR          unpack Debian's linux-source-6.12 into DIR
   tree.py prepare ours DIR      make DIR = pristine - replaced files + linux/ + edits/
-  tree.py prepare core DIR      as ours, with our own kernel/events and
-                                include/linux/perf_event.h (work in progress)
+  tree.py prepare core DIR      the same as ours (the name stays for make
+                                test-core and core-compile.sh)
   tree.py prepare mainline DIR  make DIR = pristine
   tree.py files                 list the paths our patch adds, replaces or edits
   tree.py install KSRC          lay our patch over an existing 6.12 tree
@@ -27,8 +27,9 @@ LINUX = os.path.join(ROOT, "linux")
 EDITS = os.path.join(ROOT, "edits")
 TARBALL_GLOB = "/usr/src/linux-source-6.12.tar.*"
 MANIFEST = ".harness-manifest"
-# install and files: CORE=ours includes our work-in-progress core.
-WITH_CORE = os.environ.get("CORE", "mainline") == "ours"
+# install and files: our core is part of the patch; CORE=mainline leaves it
+# out (mainline's kernel/events and include/linux/perf_event.h stay).
+WITH_CORE = os.environ.get("CORE", "ours") == "ours"
 
 # Mainline paths our patch replaces as a whole, once linux/ provides the
 # replacement named on the left.  Paths on the right are removed from our
@@ -43,9 +44,9 @@ REPLACES = [
 ]
 KEEP = {"kernel/events/uprobes.c"}
 
-# Our own perf core is written in steps.  Until it passes every suite that
-# mainline's passes, the "ours" tree keeps mainline's core and only the
-# "core" tree (CORE=ours in the Makefile) takes the paths below from linux/.
+# Our own perf core was written in steps; while it did not yet pass every
+# suite that mainline's passes, only the "core" tree took the paths below
+# from linux/.  Since core step 2 it does, and "ours" takes them too.
 CORE_PATHS = ("kernel/events", "include/linux/perf_event.h")
 
 
@@ -153,7 +154,7 @@ def apply_edit(patch, stage):
     die("edit %s does not apply:\n%s" % (os.path.basename(patch), r.stdout))
 
 
-def desired_state(pristine, with_core=False):
+def desired_state(pristine, with_core=WITH_CORE):
     """Return (files: rel -> source path, removed: set of rel)."""
     files = {}
     removed = set()
@@ -205,9 +206,7 @@ def cmd_prepare(which, dest, pristine):
         os.rename(tmp, dest)
     if which == "mainline":
         files, removed, stage = {}, set(), None
-    elif which == "ours":
-        files, removed, stage = desired_state(pristine)
-    elif which == "core":
+    elif which in ("ours", "core"):
         files, removed, stage = desired_state(pristine, with_core=True)
     else:
         die("unknown tree %s" % which)
