@@ -41,6 +41,7 @@
 #include <linux/irq_work.h>
 #include <linux/jump_label_ratelimit.h>
 #include <linux/list.h>
+#include <linux/rbtree.h>
 #include <linux/lockdep.h>
 #include <linux/mutex.h>
 #include <linux/perf_regs.h>
@@ -519,13 +520,19 @@ struct perf_event_pmu_context {
 	struct perf_event_context	*ctx;
 	struct list_head		pmu_ctx_entry;	/* in ctx->pmu_ctx_list */
 
-	/* group leaders, linked by their group_entry */
+	/*
+	 * Group leaders that may run on any CPU, linked by their group_entry;
+	 * in a task context, those bound to one CPU are in the trees instead,
+	 * by their group_node, keyed by (cpu, group_seq).
+	 */
 	struct list_head		pinned_groups;
 	struct list_head		flexible_groups;
+	struct rb_root			pinned_cpu_groups;
+	struct rb_root			flexible_cpu_groups;
+	u64				group_seq;	/* the last one given */
 
 	int				nr_events;	/* leaders and siblings */
 	int				nr_active;	/* groups on the PMU */
-	int				nr_groups_cpu;	/* leaders with cpu >= 0 */
 	int				nr_cgroups;	/* cgroup events */
 	unsigned int			embedded : 1;	/* in perf_cpu_pmu_context */
 	unsigned int			rotate_necessary : 1; /* a group did not fit */
@@ -590,6 +597,8 @@ struct perf_event {
 	/* ---- place in a context ---- */
 	struct list_head		event_entry;	/* ctx->event_list */
 	struct list_head		group_entry;	/* leaders: epc group list */
+	struct rb_node			group_node;	/* or: epc group tree */
+	u64				group_seq;	/* order among the leaders */
 	struct list_head		sibling_list;	/* leader: head; sibling: link */
 	struct list_head		active_entry;	/* free for the PMU driver */
 	struct hlist_node		hlist_entry;	/* software/tracepoint hash */

@@ -247,6 +247,8 @@ static void perf_epc_init(struct perf_event_pmu_context *epc, struct pmu *pmu,
 	INIT_LIST_HEAD(&epc->pmu_ctx_entry);
 	INIT_LIST_HEAD(&epc->pinned_groups);
 	INIT_LIST_HEAD(&epc->flexible_groups);
+	epc->pinned_cpu_groups = RB_ROOT;
+	epc->flexible_cpu_groups = RB_ROOT;
 	atomic_set(&epc->refcount, 1);
 }
 
@@ -502,6 +504,145 @@ void perf_event_times_local(struct perf_event *event, u64 *enabled,
 }
 
 /* ---------------------------------------------------------------------
+ * The group leaders of a sub-context.  ctx->lock held.
+ *
+ * Leaders that may run on any CPU are on the epc's pinned_groups and
+ * flexible_groups lists.  In a task context, a leader bound to one CPU
+ * (pid and cpu both given, as perf record opens one per CPU) goes into a
+ * tree instead, keyed by (cpu, group_seq), so that a CPU visits only its
+ * own: what a context switch costs grows with the groups that can run
+ * here, not with those the task has for every CPU.  group_seq numbers the
+ * leaders of an epc in the order they were queued; a walk merges the list
+ * with this CPU's range of the tree in that order, so the two behave as
+ * one list for priority and for rotation.
+ */
+
+static bool group_node_less(struct rb_node *a, const struct rb_node *b)
+{
+	const struct perf_event *x = rb_entry(a, struct perf_event, group_node);
+	const struct perf_event *y = rb_entry(b, struct perf_event, group_node);
+
+	if (x->cpu != y->cpu)
+		return x->cpu < y->cpu;
+	return x->group_seq < y->group_seq;
+}
+
+/* Queue @leader last among its epc's pinned or flexible groups. */
+static void groups_add(struct perf_event *leader)
+{
+	struct perf_event_pmu_context *epc = leader->pmu_ctx;
+	bool pinned = leader->attr.pinned;
+
+	leader->group_seq = ++epc->group_seq;
+	if (epc->ctx->task && leader->cpu >= 0)
+		rb_add(&leader->group_node, pinned ? &epc->pinned_cpu_groups :
+						     &epc->flexible_cpu_groups,
+		       group_node_less);
+	else
+		list_add_tail(&leader->group_entry, pinned ?
+			      &epc->pinned_groups : &epc->flexible_groups);
+}
+
+/* Take @leader out of wherever groups_add() put it (if anywhere). */
+static void groups_del(struct perf_event *leader)
+{
+	struct perf_event_pmu_context *epc = leader->pmu_ctx;
+
+	if (!RB_EMPTY_NODE(&leader->group_node)) {
+		rb_erase(&leader->group_node, leader->attr.pinned ?
+			 &epc->pinned_cpu_groups : &epc->flexible_cpu_groups);
+		RB_CLEAR_NODE(&leader->group_node);
+	} else {
+		list_del_init(&leader->group_entry);
+	}
+}
+
+/* A walk over the pinned or flexible leaders that may run on this CPU. */
+struct group_walk {
+	struct list_head	*head;
+	struct perf_event	*list_next;	/* NULL at the end */
+	struct rb_node		*tree_next;	/* NULL past this CPU's range */
+	int			cpu;
+};
+
+/* The leftmost node of @root with cpu @cpu, or NULL. */
+static struct rb_node *group_tree_first(struct rb_root *root, int cpu)
+{
+	struct rb_node *node = root->rb_node, *found = NULL;
+
+	while (node) {
+		struct perf_event *e = rb_entry(node, struct perf_event,
+						group_node);
+
+		if (e->cpu < cpu) {
+			node = node->rb_right;
+		} else {
+			if (e->cpu == cpu)
+				found = node;
+			node = node->rb_left;
+		}
+	}
+	return found;
+}
+
+static void group_walk_start(struct group_walk *w,
+			     struct perf_event_pmu_context *epc, bool pinned)
+{
+	struct rb_root *root = pinned ? &epc->pinned_cpu_groups :
+					&epc->flexible_cpu_groups;
+
+	w->head = pinned ? &epc->pinned_groups : &epc->flexible_groups;
+	w->list_next = list_first_entry_or_null(w->head, struct perf_event,
+						group_entry);
+	w->cpu = smp_processor_id();
+	w->tree_next = RB_EMPTY_ROOT(root) ? NULL :
+		       group_tree_first(root, w->cpu);
+}
+
+/*
+ * The next leader in group_seq order, or NULL.  The walk has moved past it
+ * already: the caller may requeue or remove it.
+ */
+static struct perf_event *group_walk_next(struct group_walk *w)
+{
+	struct perf_event *l = w->list_next, *t = NULL;
+	struct rb_node *next;
+
+	if (w->tree_next)
+		t = rb_entry(w->tree_next, struct perf_event, group_node);
+	if (l && (!t || l->group_seq < t->group_seq)) {
+		w->list_next = list_is_last(&l->group_entry, w->head) ? NULL :
+			       list_next_entry(l, group_entry);
+		return l;
+	}
+	if (!t)
+		return NULL;
+	next = rb_next(w->tree_next);
+	if (next && rb_entry(next, struct perf_event, group_node)->cpu != w->cpu)
+		next = NULL;
+	w->tree_next = next;
+	return t;
+}
+
+#define for_each_group_here(leader, w, epc, pinned)			\
+	for (group_walk_start(w, epc, pinned);				\
+	     ((leader) = group_walk_next(w)); )
+
+/* Multiplexing: the first flexible group that may run here goes last. */
+static void groups_rotate(struct perf_event_pmu_context *epc)
+{
+	struct group_walk w;
+	struct perf_event *first;
+
+	group_walk_start(&w, epc, false);
+	first = group_walk_next(&w);
+	if (first) {
+		groups_del(first);
+		groups_add(first);
+	}
+}
+
+/* ---------------------------------------------------------------------
  * Putting events on and off the PMU.  ctx->lock held, IRQs off, on the
  * CPU the context is (being made) active on.
  */
@@ -614,15 +755,16 @@ static void mux_timer_start(struct perf_cpu_pmu_context *cpc);
 static void epc_sched_out(struct perf_event_pmu_context *epc, int what)
 {
 	struct perf_event *leader;
+	struct group_walk w;
 
 	if (!epc->nr_active)
 		return;
 	perf_pmu_disable(epc->pmu);
 	if (what & EVENT_PINNED)
-		list_for_each_entry(leader, &epc->pinned_groups, group_entry)
+		for_each_group_here(leader, &w, epc, true)
 			group_sched_out(leader);
 	if (what & EVENT_FLEXIBLE)
-		list_for_each_entry(leader, &epc->flexible_groups, group_entry)
+		for_each_group_here(leader, &w, epc, false)
 			group_sched_out(leader);
 	perf_pmu_enable(epc->pmu);
 }
@@ -630,12 +772,13 @@ static void epc_sched_out(struct perf_event_pmu_context *epc, int what)
 static void epc_sched_in(struct perf_event_pmu_context *epc, int what)
 {
 	struct perf_event *leader;
+	struct group_walk w;
 
 	if (!epc->nr_events)
 		return;
 	perf_pmu_disable(epc->pmu);
 	if (what & EVENT_PINNED) {
-		list_for_each_entry(leader, &epc->pinned_groups, group_entry) {
+		for_each_group_here(leader, &w, epc, true) {
 			if (leader->state != PERF_EVENT_STATE_INACTIVE ||
 			    !event_runs_here(leader))
 				continue;
@@ -647,7 +790,7 @@ static void epc_sched_in(struct perf_event_pmu_context *epc, int what)
 		}
 	}
 	if (what & EVENT_FLEXIBLE) {
-		list_for_each_entry(leader, &epc->flexible_groups, group_entry) {
+		for_each_group_here(leader, &w, epc, false) {
 			if (leader->state != PERF_EVENT_STATE_INACTIVE ||
 			    !event_runs_here(leader))
 				continue;
@@ -995,13 +1138,6 @@ static void ctx_function_call(struct perf_event_context *ctx, ctx_func_t func,
  * Install and remove
  */
 
-static struct list_head *group_list(struct perf_event *leader)
-{
-	struct perf_event_pmu_context *epc = leader->pmu_ctx;
-
-	return leader->attr.pinned ? &epc->pinned_groups :
-				     &epc->flexible_groups;
-}
 
 static void epc_account(struct perf_event_pmu_context *epc, int delta)
 {
@@ -1083,7 +1219,7 @@ static void install_func(struct perf_cpu_context *cpuctx,
 	event->tstamp = event_clock(event);
 	event->attach_state |= PERF_ATTACH_CONTEXT;
 	if (leader == event) {
-		list_add_tail(&event->group_entry, group_list(event));
+		groups_add(event);
 	} else if (!(event->attach_state & PERF_ATTACH_GROUP)) {
 		/* (a sibling that moves with its group is still linked) */
 		list_add_tail(&event->sibling_list, &leader->sibling_list);
@@ -1137,7 +1273,7 @@ static void detach_group(struct perf_event *event)
 		list_del_init(&sibling->sibling_list);
 		sibling->group_leader = sibling;
 		sibling->attach_state &= ~PERF_ATTACH_GROUP;
-		list_add_tail(&sibling->group_entry, group_list(sibling));
+		groups_add(sibling);
 		if (sibling->state == PERF_EVENT_STATE_ACTIVE)
 			event_sched_out(sibling);
 	}
@@ -1159,7 +1295,7 @@ static void remove_func(struct perf_cpu_context *cpuctx,
 			group_sched_out(event);
 		else
 			group_update_time(event);
-		list_del_init(&event->group_entry);
+		groups_del(event);
 	} else {
 		event_sched_out(event);
 	}
@@ -1474,9 +1610,9 @@ static enum hrtimer_restart mux_timer_fn(struct hrtimer *timer)
 			epc_sched_out(tepc, EVENT_FLEXIBLE);
 		epc_sched_out(&cpc->epc, EVENT_FLEXIBLE);
 		if (cpc->epc.rotate_necessary)
-			list_rotate_left(&cpc->epc.flexible_groups);
+			groups_rotate(&cpc->epc);
 		else if (tepc)
-			list_rotate_left(&tepc->flexible_groups);
+			groups_rotate(tepc);
 		cpc->epc.rotate_necessary = 0;
 		if (tepc)
 			tepc->rotate_necessary = 0;
@@ -1773,16 +1909,15 @@ void perf_enable_on_exec(struct perf_event_context *ctx)
 
 static void epc_tick(struct perf_event_pmu_context *epc, bool throttled)
 {
-	struct list_head *lists[] = { &epc->pinned_groups,
-				      &epc->flexible_groups };
 	struct perf_event *leader, *event;
+	struct group_walk w;
 	int i;
 
 	if (!epc->nr_active)
 		return;
 	perf_pmu_disable(epc->pmu);
-	for (i = 0; i < ARRAY_SIZE(lists); i++) {
-		list_for_each_entry(leader, lists[i], group_entry) {
+	for (i = 0; i < 2; i++) {
+		for_each_group_here(leader, &w, epc, i == 0) {
 			if (leader->state != PERF_EVENT_STATE_ACTIVE)
 				continue;
 			if (is_sampling_event(leader))
