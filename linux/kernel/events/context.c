@@ -625,8 +625,9 @@ static struct perf_event *group_walk_next(struct group_walk *w)
 }
 
 #define for_each_group_here(leader, w, epc, pinned)			\
-	for (group_walk_start(w, epc, pinned);				\
-	     ((leader) = group_walk_next(w)); )
+	for (group_walk_start(w, epc, pinned),				\
+	     (leader) = group_walk_next(w);				\
+	     leader; (leader) = group_walk_next(w))
 
 /* Multiplexing: the first flexible group that may run here goes last. */
 static void groups_rotate(struct perf_event_pmu_context *epc)
@@ -1137,7 +1138,6 @@ static void ctx_function_call(struct perf_event_context *ctx, ctx_func_t func,
 /* ---------------------------------------------------------------------
  * Install and remove
  */
-
 
 static void epc_account(struct perf_event_pmu_context *epc, int delta)
 {
