@@ -780,7 +780,7 @@ static struct pmu perf_breakpoint_pmu = {
 void perf_bp_event(struct perf_event *bp, void *data)
 {
 	struct pt_regs *regs = data;
-	struct perf_sample_data sample;
+	struct perf_sample_data sample __uninitialized;
 	int rctx;
 
 	if (bp->hw.state & PERF_HES_STOPPED)

@@ -315,7 +315,7 @@ static void perf_sb_write_ids_record(struct perf_event *event, u32 type,
 				     struct task_struct *p)
 {
 	struct perf_sb_ids ids = perf_sb_ids_of(event, p);
-	struct perf_sb_out out;
+	struct perf_sb_out out __uninitialized;
 
 	if (!perf_sb_open(&out, event, type, 0, sizeof(ids)))
 		return;
@@ -374,7 +374,7 @@ static void perf_sb_write_mmap(struct perf_event *event, void *rec)
 	bool two = attr->mmap2;
 	u16 misc = PERF_RECORD_MISC_USER;
 	struct perf_sb_ids ids;
-	struct perf_sb_out out;
+	struct perf_sb_out out __uninitialized;
 	size_t body;
 
 	/* data mappings only for mmap_data, code only for mmap and mmap2 */
@@ -439,24 +439,19 @@ static const char *perf_sb_anon_name(struct vm_area_struct *vma)
 	return vma_is_initial_stack(vma) ? "[stack]" : "//anon";
 }
 
+/* Room for a file's path without allocating one of PATH_MAX. */
+#define PERF_SB_PATH_ON_STACK	256
+
 /* Longest special mapping name reported, as user space has always seen. */
 #define PERF_SB_ANON_NAME_MAX	15
 
-/**
- * perf_event_mmap - a mapping was created (PERF_RECORD_MMAP/MMAP2)
- * @vma: the new mapping, in current's address space (mmap lock held)
- *
- * Code mappings go to attr.mmap and attr.mmap2 listeners, the others to
- * attr.mmap_data ones.  May sleep.
- */
-void perf_event_mmap(struct vm_area_struct *vma)
+/* The record of a new mapping, built once for every listener. */
+static noinline void perf_sb_mmap_record(struct vm_area_struct *vma)
 {
+	char small[PERF_SB_PATH_ON_STACK] __uninitialized;
 	struct perf_sb_mmap m = { };
 	struct file *file = vma->vm_file;
 	char *buf = NULL;
-
-	if (!perf_sb_wanted(PERF_SB_MMAP))
-		return;
 
 	m.exec = vma->vm_flags & VM_EXEC;
 	m.range.start = vma->vm_start;
@@ -474,13 +469,18 @@ void perf_event_mmap(struct vm_area_struct *vma)
 		m.by_inode.inode.ino = inode->i_ino;
 		m.by_inode.inode.ino_generation = inode->i_generation;
 
-		buf = kmalloc(PATH_MAX, GFP_KERNEL);
-		if (buf) {
-			m.name = d_path(file_user_path(file), buf, PATH_MAX);
-			if (IS_ERR(m.name))
-				m.name = "//toolong";
-		} else {
-			m.name = "//enomem";
+		/* most paths fit on the stack; the rest get a page */
+		m.name = d_path(file_user_path(file), small, sizeof(small));
+		if (IS_ERR(m.name)) {
+			buf = kmalloc(PATH_MAX, GFP_KERNEL);
+			if (buf) {
+				m.name = d_path(file_user_path(file), buf,
+						PATH_MAX);
+				if (IS_ERR(m.name))
+					m.name = "//toolong";
+			} else {
+				m.name = "//enomem";
+			}
 		}
 		m.name_len = strlen(m.name);
 	} else {
@@ -504,6 +504,19 @@ void perf_event_mmap(struct vm_area_struct *vma)
 	kfree(buf);
 }
 
+/**
+ * perf_event_mmap - a mapping was created (PERF_RECORD_MMAP/MMAP2)
+ * @vma: the new mapping, in current's address space (mmap lock held)
+ *
+ * Code mappings go to attr.mmap and attr.mmap2 listeners, the others to
+ * attr.mmap_data ones.  May sleep.
+ */
+void perf_event_mmap(struct vm_area_struct *vma)
+{
+	if (perf_sb_wanted(PERF_SB_MMAP))
+		perf_sb_mmap_record(vma);
+}
+
 /* ---------------------------------------------------------------------
  * COMM, FORK, EXIT
  */
@@ -519,7 +532,7 @@ static void perf_sb_write_comm(struct perf_event *event, void *rec)
 {
 	struct perf_sb_comm *c = rec;
 	struct perf_sb_ids ids = perf_sb_ids_of(event, c->task);
-	struct perf_sb_out out;
+	struct perf_sb_out out __uninitialized;
 
 	if (!perf_sb_open(&out, event, PERF_RECORD_COMM, c->misc,
 			  sizeof(ids) + perf_sb_str_size(c->len)))
@@ -527,6 +540,18 @@ static void perf_sb_write_comm(struct perf_event *event, void *rec)
 	perf_output_put(&out.handle, ids);
 	perf_sb_put_str(&out.handle, c->comm, c->len);
 	perf_sb_close(&out, event);
+}
+
+/* Copy @task's name once, then write it to every listener. */
+static noinline void perf_sb_comm_record(struct task_struct *task, bool exec)
+{
+	struct perf_sb_comm c;
+
+	c.task = task;
+	c.misc = exec ? PERF_RECORD_MISC_COMM_EXEC : 0;
+	strscpy_pad(c.comm, task->comm, sizeof(c.comm));
+	c.len = strlen(c.comm);
+	perf_sb_deliver(PERF_SB_COMM, current, perf_sb_write_comm, &c);
 }
 
 /**
@@ -540,16 +565,8 @@ static void perf_sb_write_comm(struct perf_event *event, void *rec)
  */
 void perf_event_comm(struct task_struct *task, bool exec)
 {
-	struct perf_sb_comm c;
-
-	if (!perf_sb_wanted(PERF_SB_COMM))
-		return;
-
-	c.task = task;
-	c.misc = exec ? PERF_RECORD_MISC_COMM_EXEC : 0;
-	strscpy_pad(c.comm, task->comm, sizeof(c.comm));
-	c.len = strlen(c.comm);
-	perf_sb_deliver(PERF_SB_COMM, current, perf_sb_write_comm, &c);
+	if (perf_sb_wanted(PERF_SB_COMM))
+		perf_sb_comm_record(task, exec);
 }
 
 struct perf_sb_task {
@@ -570,7 +587,7 @@ static void perf_sb_write_task(struct perf_event *event, void *rec)
 {
 	struct perf_sb_task *t = rec;
 	struct perf_sb_task_body body;
-	struct perf_sb_out out;
+	struct perf_sb_out out __uninitialized;
 
 	if (!perf_sb_open(&out, event,
 			  t->fork ? PERF_RECORD_FORK : PERF_RECORD_EXIT, 0,
@@ -646,7 +663,7 @@ static void perf_sb_write_namespaces(struct perf_event *event, void *rec)
 	struct perf_sb_namespaces *ns = rec;
 	struct perf_sb_ids ids = perf_sb_ids_of(event, ns->task);
 	u64 nr = NR_NAMESPACES;
-	struct perf_sb_out out;
+	struct perf_sb_out out __uninitialized;
 
 	if (!perf_sb_open(&out, event, PERF_RECORD_NAMESPACES, 0,
 			  sizeof(ids) + sizeof(nr) + sizeof(ns->links)))
@@ -683,20 +700,11 @@ static const struct {
 #endif
 };
 
-/**
- * perf_event_namespaces - a task has new namespaces (PERF_RECORD_NAMESPACES)
- * @task: the task (a new child, or current after unshare/setns)
- *
- * Each namespace is given as the device and inode of its nsfs file, in
- * the order of the NET_NS_INDEX ... CGROUP_NS_INDEX enum.  May sleep.
- */
-void perf_event_namespaces(struct task_struct *task)
+/* Collect @task's namespace links, then write them to every listener. */
+static noinline void perf_sb_namespaces_record(struct task_struct *task)
 {
 	struct perf_sb_namespaces ns = { .task = task };
 	unsigned int i;
-
-	if (!perf_sb_wanted(PERF_SB_NAMESPACES))
-		return;
 
 	for (i = 0; i < ARRAY_SIZE(perf_sb_ns_kinds); i++) {
 		struct perf_ns_link_info *link;
@@ -716,6 +724,19 @@ void perf_event_namespaces(struct task_struct *task)
 			&ns);
 }
 
+/**
+ * perf_event_namespaces - a task has new namespaces (PERF_RECORD_NAMESPACES)
+ * @task: the task (a new child, or current after unshare/setns)
+ *
+ * Each namespace is given as the device and inode of its nsfs file, in
+ * the order of the NET_NS_INDEX ... CGROUP_NS_INDEX enum.  May sleep.
+ */
+void perf_event_namespaces(struct task_struct *task)
+{
+	if (perf_sb_wanted(PERF_SB_NAMESPACES))
+		perf_sb_namespaces_record(task);
+}
+
 /* ---------------------------------------------------------------------
  * CGROUP
  */
@@ -730,7 +751,7 @@ struct perf_sb_cgroup {
 static void perf_sb_write_cgroup(struct perf_event *event, void *rec)
 {
 	struct perf_sb_cgroup *cg = rec;
-	struct perf_sb_out out;
+	struct perf_sb_out out __uninitialized;
 
 	if (!perf_sb_open(&out, event, PERF_RECORD_CGROUP, 0,
 			  sizeof(cg->id) + perf_sb_str_size(cg->len)))
@@ -788,7 +809,7 @@ struct perf_sb_ksymbol {
 static void perf_sb_write_ksymbol(struct perf_event *event, void *rec)
 {
 	struct perf_sb_ksymbol *k = rec;
-	struct perf_sb_out out;
+	struct perf_sb_out out __uninitialized;
 
 	if (!perf_sb_open(&out, event, PERF_RECORD_KSYMBOL, 0,
 			  sizeof(k->body) + perf_sb_str_size(k->name_len)))
@@ -860,7 +881,7 @@ struct perf_sb_bpf_body {
 static void perf_sb_write_bpf(struct perf_event *event, void *rec)
 {
 	struct perf_sb_bpf_body *body = rec;
-	struct perf_sb_out out;
+	struct perf_sb_out out __uninitialized;
 
 	if (!perf_sb_open(&out, event, PERF_RECORD_BPF_EVENT, 0, sizeof(*body)))
 		return;
@@ -917,7 +938,7 @@ static void perf_sb_write_text_poke(struct perf_event *event, void *rec)
 	size_t used = sizeof(p->addr) + sizeof(p->old_len) +
 		      sizeof(p->new_len) + p->old_len + p->new_len;
 	size_t body = ALIGN(used, sizeof(u64));
-	struct perf_sb_out out;
+	struct perf_sb_out out __uninitialized;
 
 	if (!perf_sb_open(&out, event, PERF_RECORD_TEXT_POKE,
 			  PERF_RECORD_MISC_KERNEL, body))
@@ -976,7 +997,7 @@ struct perf_sb_switch {
 static void perf_sb_write_switch(struct perf_event *event, void *rec)
 {
 	struct perf_sb_switch *s = rec;
-	struct perf_sb_out out;
+	struct perf_sb_out out __uninitialized;
 	struct perf_sb_ids other;
 
 	/* a task's own events do not learn who ran before or after it */
@@ -1040,7 +1061,7 @@ void perf_log_throttle(struct perf_event *event, int enable)
 		.id = perf_event_primary_id(event),
 		.stream_id = event->id,
 	};
-	struct perf_sb_out out;
+	struct perf_sb_out out __uninitialized;
 
 	if (!perf_sb_open(&out, event,
 			  enable ? PERF_RECORD_UNTHROTTLE : PERF_RECORD_THROTTLE,
@@ -1130,7 +1151,7 @@ void perf_event_read_record(struct perf_event *child, struct task_struct *task)
 	struct perf_sb_ids ids = perf_sb_ids_of(child, task);
 	size_t values = perf_read_size_for(child->attr.read_format,
 					   leader->nr_siblings);
-	struct perf_sb_out out;
+	struct perf_sb_out out __uninitialized;
 
 	if (!perf_sb_open(&out, child, PERF_RECORD_READ, 0,
 			  sizeof(ids) + values))
@@ -1180,7 +1201,7 @@ void perf_log_itrace_start(struct perf_event *event)
 void perf_report_aux_output_id(struct perf_event *event, u64 hw_id)
 {
 	struct perf_event *top = event->parent ?: event;
-	struct perf_sb_out out;
+	struct perf_sb_out out __uninitialized;
 
 	if (!perf_sb_open(&out, top, PERF_RECORD_AUX_OUTPUT_HW_ID, 0,
 			  sizeof(hw_id)))

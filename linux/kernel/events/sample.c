@@ -262,7 +262,9 @@ void perf_event__output_id_sample(struct perf_event *event,
 				  struct perf_output_handle *handle,
 				  struct perf_sample_data *sample)
 {
-	struct perf_sample_words w = { .nr = 0 };
+	struct perf_sample_words w __uninitialized;
+
+	w.nr = 0;
 
 	if (!event->attr.sample_id_all)
 		return;
@@ -728,7 +730,9 @@ static void perf_output_read_group(struct perf_output_handle *handle,
 	unsigned int head = perf_sample_read_head_words(read_format);
 	unsigned int per = perf_sample_read_member_words(read_format);
 	unsigned int room, written = 0;
-	struct perf_sample_words w = { .nr = 0 };
+	struct perf_sample_words w __uninitialized;
+
+	w.nr = 0;
 
 	room = event->read_size / sizeof(u64);
 	room = room > head ? (room - head) / per : 0;
@@ -774,9 +778,11 @@ static void perf_output_read(struct perf_output_handle *handle,
 	/* the driver already brought the counts up to date */
 	bool refresh = !(data->sample_flags & PERF_SAMPLE_READ);
 	bool own_only = event->attr.inherit;
-	struct perf_sample_words w = { .nr = 0 };
+	struct perf_sample_words w __uninitialized;
 	u64 enabled = 0, running = 0;
 	unsigned long flags;
+
+	w.nr = 0;
 
 	local_irq_save(flags);
 
@@ -876,8 +882,10 @@ static void perf_output_brstack(struct perf_output_handle *handle,
 static void perf_output_regs(struct perf_output_handle *handle,
 			     struct perf_regs *set, u64 mask)
 {
-	struct perf_sample_words w = { .nr = 0 };
+	struct perf_sample_words w __uninitialized;
 	u64 rest;
+
+	w.nr = 0;
 
 	perf_words_add(&w, set->abi);
 	if (set->regs) {
@@ -927,7 +935,9 @@ void perf_output_sample(struct perf_output_handle *handle,
 			struct perf_event *event)
 {
 	u64 type = event->attr.sample_type;
-	struct perf_sample_words w = { .nr = 0 };
+	struct perf_sample_words w __uninitialized;
+
+	w.nr = 0;
 
 	perf_words_add_pair(&w, header);
 	if (type & PERF_SAMPLE_IDENTIFIER)
@@ -1011,7 +1021,7 @@ static __always_inline int perf_sample_write(struct perf_event *event,
 					     perf_output_begin_f begin)
 {
 	struct perf_event_header hdr;
-	struct perf_output_handle out;
+	struct perf_output_handle out __uninitialized;
 	int ret;
 
 	/* held until the record is written: the callchain buffers are RCU */

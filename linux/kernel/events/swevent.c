@@ -111,6 +111,19 @@ static __always_inline bool perf_swevent_counts(struct perf_event *event,
 	return !event->attr.exclude_kernel;
 }
 
+/*
+ * Out of line: the sample data lives in this frame only, so the counting
+ * loop above does not clear it (stack auto-initialisation) per event.
+ */
+static noinline void perf_swevent_sample(struct perf_event *event, u64 nr,
+					 struct pt_regs *regs, u64 addr)
+{
+	struct perf_sample_data data __uninitialized;
+
+	perf_sample_data_init(&data, addr, 0);
+	perf_swevent_event(event, nr, &data, regs);
+}
+
 /**
  * ___perf_sw_event - count a software event, no recursion check
  * @event_id: PERF_COUNT_SW_*
@@ -133,16 +146,12 @@ void ___perf_sw_event(u32 event_id, u64 nr, struct pt_regs *regs, u64 addr)
 	head = &this_cpu_ptr(&perf_swevent_cpu)->on_pmu[event_id];
 	rcu_read_lock();
 	hlist_for_each_entry_rcu(event, head, hlist_entry) {
-		struct perf_sample_data data;
-
 		if (!perf_swevent_counts(event, regs))
 			continue;
-		if (likely(!is_sampling_event(event))) {
+		if (likely(!is_sampling_event(event)))
 			local64_add(nr, &event->count);
-			continue;
-		}
-		perf_sample_data_init(&data, addr, 0);
-		perf_swevent_event(event, nr, &data, regs);
+		else
+			perf_swevent_sample(event, nr, regs, addr);
 	}
 	rcu_read_unlock();
 }
@@ -328,7 +337,7 @@ static enum hrtimer_restart perf_clock_hrtimer_fn(struct hrtimer *timer)
 	struct perf_event *event = container_of(timer, struct perf_event,
 						 hw.hrtimer);
 	enum hrtimer_restart restart = HRTIMER_RESTART;
-	struct perf_sample_data data;
+	struct perf_sample_data data __uninitialized;
 	struct pt_regs *regs;
 
 	if (READ_ONCE(event->state) != PERF_EVENT_STATE_ACTIVE)

@@ -402,7 +402,7 @@ void perf_tp_event(u16 event_type, u64 count, void *record,
 		   struct hlist_head *head, int rctx, struct task_struct *task)
 {
 	struct perf_raw_record raw = {};
-	struct perf_sample_data data;
+	struct perf_sample_data data __uninitialized;
 	struct perf_event *event;
 
 	lockdep_assert_preemption_disabled();
