@@ -766,6 +766,8 @@ static inline struct list_head *perf_event_siblings(struct perf_event *event)
  */
 
 /* A reservation in an event's ring buffer or AUX area. */
+struct perf_aux_area;
+
 struct perf_output_handle {
 	struct perf_event		*event;
 	struct perf_buffer		*rb;
@@ -782,7 +784,10 @@ struct perf_output_handle {
 		u64			aux_flags;	/* perf_aux_output_*() */
 		u64			flags;		/* perf_output_*() */
 	};
-	void				*record;	/* ring buffer: the record begun */
+	union {
+		void			*record;	/* ring buffer: the record begun */
+		struct perf_aux_area	*aux;		/* AUX: the area written */
+	};
 	int				page;
 };
 

@@ -1,101 +1,597 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The AUX area: not there yet.
+ * The AUX area: a second buffer, next to an event's ring buffer, that a
+ * driver fills with trace data in its own format (Intel PT and BTS, Arm
+ * SPE and CoreSight).  The ring buffer gets a PERF_RECORD_AUX for each
+ * piece of it the driver hands over.
  *
- * Drivers that trace into a second buffer (Intel PT and BTS, Arm SPE and
- * CoreSight) call the AUX API below from their interrupt handlers and
- * their pmu->start()/stop().  The core does not map an AUX area (mmap at
- * aux_offset and the aux_* attributes are refused with -EOPNOTSUPP), so
- * no event ever has one: a transaction never begins, the driver gets no
- * buffer and keeps its hardware stopped, and the rest do nothing.  Address
- * filters come with AUX and are likewise empty.
+ * User space maps it after the ring buffer: it writes aux_offset and
+ * aux_size into the control page, then mmap()s the event at that offset.
+ * The area is 2^n pages; a writable mapping makes the reader advance
+ * aux_tail, a read-only one lets the driver overwrite old data (snapshot
+ * mode).  The pages are handed to the driver's setup_aux() once, in chunks
+ * as large as could be had: the first page of a chunk of 2^k pages has
+ * PagePrivate set and k in page_private.
  *
- * None of these warn: a driver reaches them in normal operation.
+ * A driver writes in transactions: perf_aux_output_begin() (typically
+ * from pmu->start()) tells it where it may write and how much,
+ * perf_aux_output_end() (from pmu->stop() or its interrupt) how much it
+ * wrote.  One transaction at a time per area: the events that write to a
+ * buffer all run on one CPU, or in one task.
+ *
+ * Lifetime: the area holds a reference on its ring buffer; it is itself
+ * held by its mappings (one reference for all of them) and by each open
+ * transaction.  Unmapping it unhooks it from the buffer at once, so that
+ * no new transaction can begin, gives back the locked memory, and drops
+ * the mappings' reference; the last reference, which may be an ending
+ * transaction in NMI context or under the runqueue lock, hands the
+ * freeing to an IRQ work, which hands it to a work item.  The pages
+ * stay allocated while hardware may still write to them.
+ *
+ * Locking: rb->aux is set and cleared under the mapping event's
+ * mmap_mutex and read under RCU.  Transactions run with interrupts off
+ * (NMI included) on the CPU the event is active on; aux->busy keeps a
+ * second one out.
  */
 
 #include <linux/export.h>
+#include <linux/irq_work.h>
+#include <linux/mm.h>
+#include <linux/nospec.h>
 #include <linux/perf_event.h>
+#include <linux/sched/user.h>
+#include <linux/slab.h>
+#include <linux/workqueue.h>
 
 #include "internal.h"
+#include "ring_buffer.h"
+#include "aux.h"
+
+struct perf_aux_area {
+	refcount_t		refs;		/* mappings (one), transactions */
+	atomic_t		mmap_count;	/* VMAs that map it */
+	struct rcu_head		rcu;
+	struct irq_work		free_irq_work;
+	struct work_struct	free_work;
+
+	struct perf_buffer	*rb;		/* a reference */
+	struct pmu		*pmu;		/* its free_aux() */
+	void			*priv;		/* setup_aux()'s */
+
+	unsigned long		pgoff;		/* where it is mapped */
+	unsigned long		size;		/* bytes */
+	unsigned long		watermark;	/* bytes between wake-ups */
+	int			nr_pages;
+	bool			overwrite;
+
+	/* the transaction side, on one CPU at a time */
+	atomic_t		busy;
+	local_t			head;		/* bytes handed over so far */
+	local_t			wake_pos;	/* head at the last wake-up */
+
+	/* locked memory charged for the pages */
+	struct user_struct	*user;
+	unsigned long		pinned;		/* the part on mm->pinned_vm */
+
+	void			*pages[];
+};
+
+/* ---------------------------------------------------------------------
+ * Pages
+ */
 
 /*
- * Leave @handle looking like a failed perf_output_begin() so that a caller
- * which inspects it afterwards sees no event and no room.
+ * A chunk of 2^@order pages, split into single pages; the first says how
+ * many came together.
  */
-static int perf_output_refuse(struct perf_output_handle *handle)
+static struct page *aux_alloc_chunk(int node, int order)
+{
+	gfp_t gfp = GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN;
+	struct page *page;
+
+	if (order)
+		gfp |= __GFP_NORETRY;
+	page = alloc_pages_node(node, gfp, order);
+	if (page && order) {
+		split_page(page, order);
+		SetPagePrivate(page);
+		set_page_private(page, order);
+	}
+	return page;
+}
+
+static void aux_free_pages(struct perf_aux_area *aux, int count)
+{
+	struct page *page;
+	int i;
+
+	for (i = 0; i < count; i++) {
+		page = virt_to_page(aux->pages[i]);
+		if (PagePrivate(page)) {
+			ClearPagePrivate(page);
+			set_page_private(page, 0);
+		}
+		__free_page(page);
+	}
+}
+
+/*
+ * Fill aux->pages, largest chunks first.  A driver that cannot scatter
+ * (PERF_PMU_CAP_AUX_NO_SG) needs the whole area in one chunk.
+ */
+static int aux_alloc_pages(struct perf_aux_area *aux, int node)
+{
+	bool one_chunk = aux->pmu->capabilities & PERF_PMU_CAP_AUX_NO_SG;
+	int max_order = min_t(int, ilog2(aux->nr_pages), MAX_PAGE_ORDER);
+	int done = 0, order, i;
+	struct page *page;
+
+	if (one_chunk && ilog2(aux->nr_pages) > MAX_PAGE_ORDER)
+		return -EINVAL;
+
+	while (done < aux->nr_pages) {
+		order = min(max_order, ilog2(aux->nr_pages - done));
+		for (page = NULL; !page && order >= 0; order--) {
+			page = aux_alloc_chunk(node, order);
+			if (one_chunk)
+				break;
+		}
+		if (!page) {
+			aux_free_pages(aux, done);
+			return -ENOMEM;
+		}
+		order++;
+		for (i = 0; i < (1 << order); i++)
+			aux->pages[done + i] = page_address(page + i);
+		done += 1 << order;
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------------
+ * References
+ */
+
+static void aux_free_work(struct work_struct *work)
+{
+	struct perf_aux_area *aux = container_of(work, struct perf_aux_area,
+						 free_work);
+
+	if (aux->priv)
+		aux->pmu->free_aux(aux->priv);
+	aux_free_pages(aux, aux->nr_pages);
+	rb_put(aux->rb);
+	/* a writer may still be looking at it through rb->aux */
+	kvfree_rcu(aux, rcu);
+}
+
+static void aux_free_irq_work(struct irq_work *work)
+{
+	struct perf_aux_area *aux = container_of(work, struct perf_aux_area,
+						 free_irq_work);
+
+	schedule_work(&aux->free_work);
+}
+
+/*
+ * The last reference may go in NMI, or in a driver's pmu->stop() under
+ * the runqueue lock, where not even a work item can be queued (that may
+ * wake a worker): an IRQ work queues it.
+ */
+static void aux_put(struct perf_aux_area *aux)
+{
+	if (refcount_dec_and_test(&aux->refs))
+		irq_work_queue(&aux->free_irq_work);
+}
+
+/* ---------------------------------------------------------------------
+ * Mapping
+ */
+
+/* A new area of @nr_pages at page offset @pgoff for @event's buffer. */
+static struct perf_aux_area *aux_create(struct perf_event *event,
+					struct perf_buffer *rb,
+					struct vm_area_struct *vma,
+					unsigned long pgoff, int nr_pages)
+{
+	int node = event->cpu == -1 ? NUMA_NO_NODE : cpu_to_node(event->cpu);
+	struct perf_aux_area *aux;
+	int err;
+
+	aux = kvzalloc_node(struct_size(aux, pages, nr_pages), GFP_KERNEL,
+			    node);
+	if (!aux)
+		return ERR_PTR(-ENOMEM);
+
+	aux->pmu = event->pmu;
+	aux->pgoff = pgoff;
+	aux->nr_pages = nr_pages;
+	aux->size = (unsigned long)nr_pages << PAGE_SHIFT;
+	aux->overwrite = !(vma->vm_flags & VM_WRITE);
+	aux->watermark = event->attr.aux_watermark;
+	if (!aux->watermark || aux->watermark > aux->size)
+		aux->watermark = aux->size / 2;
+	refcount_set(&aux->refs, 1);
+	atomic_set(&aux->mmap_count, 1);
+	init_irq_work(&aux->free_irq_work, aux_free_irq_work);
+	INIT_WORK(&aux->free_work, aux_free_work);
+
+	err = rb_charge(vma->vm_mm, current_user(), nr_pages, &aux->pinned);
+	if (err)
+		goto free;
+
+	err = aux_alloc_pages(aux, node);
+	if (err)
+		goto uncharge;
+
+	aux->priv = event->pmu->setup_aux(event, aux->pages, nr_pages,
+					  aux->overwrite);
+	if (!aux->priv) {
+		err = -ENOMEM;
+		goto free_pages;
+	}
+	aux->user = get_uid(current_user());
+
+	refcount_inc(&rb->refcount);
+	aux->rb = rb;
+	return aux;
+
+free_pages:
+	aux_free_pages(aux, nr_pages);
+uncharge:
+	atomic_long_sub(nr_pages - aux->pinned, &current_user()->perf_mlock);
+	atomic64_sub(aux->pinned, &vma->vm_mm->pinned_vm);
+free:
+	kvfree(aux);
+	return ERR_PTR(err);
+}
+
+/**
+ * perf_aux_mmap - mmap() of an event fd past its ring buffer
+ * @event: the event
+ * @vma: the new mapping; vm_pgoff is not 0
+ *
+ * The ring buffer must be mapped already, and its control page must say
+ * where the AUX area goes (aux_offset, past the data) and how large it is
+ * (aux_size, the size of @vma, 2^n pages).  A second mapping of the area
+ * must agree with the first.  On success the mapping counts as one of the
+ * buffer's (rb->mmap_count, event->mmap_count).
+ *
+ * Return: 0, -EINVAL (no buffer, bad offset or size), -EOPNOTSUPP (the
+ * event's PMU has no AUX support), -EPERM (locked-memory limits),
+ * -ENOMEM.
+ */
+int perf_aux_mmap(struct perf_event *event, struct vm_area_struct *vma)
+{
+	unsigned long len = vma->vm_end - vma->vm_start;
+	unsigned long offset, size, nr_pages;
+	struct perf_aux_area *aux;
+	struct perf_buffer *rb;
+	int err = -EINVAL;
+
+	mutex_lock(&event->mmap_mutex);
+	rb = event->rb;
+	if (!rb)
+		goto unlock;
+
+	offset = READ_ONCE(rb->user_page->aux_offset);
+	size = READ_ONCE(rb->user_page->aux_size);
+	nr_pages = len >> PAGE_SHIFT;
+	if (offset < ((unsigned long)rb->nr_pages + 1) << PAGE_SHIFT ||
+	    offset != vma->vm_pgoff << PAGE_SHIFT || size != len ||
+	    !nr_pages || !is_power_of_2(nr_pages) || nr_pages > INT_MAX)
+		goto unlock;
+
+	aux = rcu_dereference_protected(rb->aux,
+					lockdep_is_held(&event->mmap_mutex));
+	if (aux) {
+		if (aux->pgoff != vma->vm_pgoff || aux->nr_pages != nr_pages)
+			goto unlock;
+		if (!atomic_inc_not_zero(&rb->mmap_count))
+			goto unlock;
+		atomic_inc(&aux->mmap_count);
+		goto mapped;
+	}
+
+	err = -EOPNOTSUPP;
+	if (!has_aux(event))
+		goto unlock;
+
+	err = -EINVAL;
+	if (!atomic_inc_not_zero(&rb->mmap_count))
+		goto unlock;
+	aux = aux_create(event, rb, vma, vma->vm_pgoff, nr_pages);
+	if (IS_ERR(aux)) {
+		err = PTR_ERR(aux);
+		atomic_dec(&rb->mmap_count);
+		goto unlock;
+	}
+	WRITE_ONCE(rb->user_page->aux_head, 0);
+	rcu_assign_pointer(rb->aux, aux);
+mapped:
+	atomic_inc(&event->mmap_count);
+	err = 0;
+unlock:
+	mutex_unlock(&event->mmap_mutex);
+	return err;
+}
+
+/**
+ * perf_aux_fault - the page behind an AUX mapping
+ * @rb: the buffer of the mapped event (RCU held)
+ * @vmf: the fault
+ *
+ * Return: 0 with vmf->page referenced, or VM_FAULT_SIGBUS.
+ */
+vm_fault_t perf_aux_fault(struct perf_buffer *rb, struct vm_fault *vmf)
+{
+	struct perf_aux_area *aux = rcu_dereference(rb->aux);
+	unsigned long nr;
+
+	if (!aux || vmf->pgoff < aux->pgoff ||
+	    vmf->pgoff - aux->pgoff >= aux->nr_pages)
+		return VM_FAULT_SIGBUS;
+	nr = array_index_nospec(vmf->pgoff - aux->pgoff, aux->nr_pages);
+	vmf->page = virt_to_page(aux->pages[nr]);
+	get_page(vmf->page);
+	return 0;
+}
+
+/**
+ * perf_aux_vma_open - one more VMA maps the AUX area (mremap)
+ * @rb: the buffer
+ */
+void perf_aux_vma_open(struct perf_buffer *rb)
+{
+	struct perf_aux_area *aux;
+
+	rcu_read_lock();
+	aux = rcu_dereference(rb->aux);
+	if (aux)
+		atomic_inc(&aux->mmap_count);
+	rcu_read_unlock();
+}
+
+/**
+ * perf_aux_vma_close - a mapping of the AUX area goes
+ * @event: the event it was mapped through
+ * @rb: its buffer (referenced by the caller)
+ * @mm: the mapping's mm, charged for the pages
+ *
+ * The last one takes the area off the buffer and gives back its locked
+ * memory; the pages go when the last transaction on them has ended.  The
+ * caller then closes the mapping as one of the buffer's.
+ */
+void perf_aux_vma_close(struct perf_event *event, struct perf_buffer *rb,
+			struct mm_struct *mm)
+{
+	struct perf_aux_area *aux;
+
+	mutex_lock(&event->mmap_mutex);
+	aux = rcu_dereference_protected(rb->aux,
+					lockdep_is_held(&event->mmap_mutex));
+	if (!aux || !atomic_dec_and_test(&aux->mmap_count)) {
+		mutex_unlock(&event->mmap_mutex);
+		return;
+	}
+	RCU_INIT_POINTER(rb->aux, NULL);
+	mutex_unlock(&event->mmap_mutex);
+
+	atomic_long_sub(aux->nr_pages - aux->pinned, &aux->user->perf_mlock);
+	atomic64_sub(aux->pinned, &mm->pinned_vm);
+	free_uid(aux->user);
+	aux->user = NULL;
+	aux_put(aux);
+}
+
+/* ---------------------------------------------------------------------
+ * Transactions: the driver's side
+ */
+
+/* Leave @handle as a transaction that never began. */
+static void aux_handle_clear(struct perf_output_handle *handle)
 {
 	handle->event = NULL;
 	handle->rb = NULL;
+	handle->aux = NULL;
 	handle->size = 0;
 	handle->head = 0;
-	return -ENOSPC;
+	handle->aux_flags = 0;
 }
 
 /**
  * perf_aux_output_begin - start a transaction on an event's AUX area
  * @handle: filled in for the transaction
- * @event: the event that produces AUX data
+ * @event: the event that produces AUX data, active on this CPU
  *
- * No event has an AUX area before the ring buffer lands, so the driver
- * gets nothing to write to and keeps its hardware stopped.
+ * On success @handle->head is where the driver writes next (a byte count
+ * that runs on past the area's size: reduce it modulo the size) and
+ * @handle->size how much it may write.  With no room left the event is
+ * disabled and its reader woken: it must make room (aux_tail) and enable
+ * the event again.  IRQs off or NMI.
  *
- * Return: NULL, with @handle->event cleared.
+ * Return: the driver's setup_aux() data, or NULL with @handle->event
+ * cleared (no area, no room, output paused, a transaction already open).
  */
 void *perf_aux_output_begin(struct perf_output_handle *handle,
 			    struct perf_event *event)
 {
-	perf_output_refuse(handle);
-	handle->aux_flags = 0;
+	struct perf_event *owner = event->parent ? event->parent : event;
+	struct perf_aux_area *aux = NULL;
+	unsigned long head, tail, used;
+	struct perf_buffer *rb;
+
+	aux_handle_clear(handle);
+
+	rcu_read_lock();
+	rb = rcu_dereference(*event_rbp(owner));
+	if (rb)
+		aux = rcu_dereference(rb->aux);
+	if (aux && !refcount_inc_not_zero(&aux->refs))
+		aux = NULL;
+	rcu_read_unlock();
+	if (!aux)
+		return NULL;
+
+	if (READ_ONCE(rb->paused) && rb->nr_pages)
+		goto put;
+	if (atomic_cmpxchg(&aux->busy, 0, 1))
+		goto put;
+
+	head = local_read(&aux->head);
+	handle->event = event;
+	handle->rb = rb;
+	handle->aux = aux;
+	handle->head = head;
+	if (aux->overwrite) {
+		handle->size = aux->size;
+		return aux->priv;
+	}
+
+	tail = READ_ONCE(rb->user_page->aux_tail);
+	/*
+	 * The reader's tail before any write into what it has freed: pairs
+	 * with the reader's barrier between reading the data and storing
+	 * aux_tail.
+	 */
+	smp_mb();
+	used = head - tail;
+	handle->size = used < aux->size ? aux->size - used : 0;
+	if (handle->size)
+		return aux->priv;
+
+	/* full: stop until the reader has caught up and enables it */
+	perf_event_disable_inatomic(event);
+	rb_owe_wakeup(rb, event);
+	atomic_set(&aux->busy, 0);
+	aux_handle_clear(handle);
+put:
+	aux_put(aux);
 	return NULL;
 }
 EXPORT_SYMBOL_GPL(perf_aux_output_begin);
 
+/* PERF_RECORD_AUX: this much at this offset, with these flags. */
+static void aux_write_record(struct perf_event *event, u64 offset, u64 size,
+			     u64 flags)
+{
+	struct perf_output_handle handle;
+	struct perf_sample_data data;
+	struct {
+		struct perf_event_header	header;
+		u64				offset;
+		u64				size;
+		u64				flags;
+	} rec = { .offset = offset, .size = size, .flags = flags };
+
+	perf_sample_data_init(&data, 0, 0);
+	perf_event_header__init(&rec.header, &data, PERF_RECORD_AUX, 0,
+				sizeof(rec), event);
+	if (perf_output_begin(&handle, &data, event, rec.header.size))
+		return;
+	perf_output_put(&handle, rec);
+	perf_event__output_id_sample(event, &handle, &data);
+	perf_output_end(&handle);
+}
+
+/* Publish the new head; wake the reader past the watermark. */
+static void aux_publish(struct perf_output_handle *handle, unsigned long head)
+{
+	struct perf_aux_area *aux = handle->aux;
+	struct perf_buffer *rb = handle->rb;
+
+	local_set(&aux->head, head);
+	/* the data before the head that says it is there */
+	smp_wmb();
+	WRITE_ONCE(rb->user_page->aux_head, head);
+
+	if (head - local_read(&aux->wake_pos) >= aux->watermark ||
+	    (handle->aux_flags & PERF_AUX_FLAG_TRUNCATED)) {
+		local_set(&aux->wake_pos, head);
+		rb_owe_wakeup(rb, handle->event);
+	}
+}
+
 /**
- * perf_aux_output_end - finish a transaction on an AUX area
+ * perf_aux_output_end - finish a transaction
  * @handle: the transaction
- * @size: bytes the hardware wrote
+ * @size: bytes the driver wrote, from @handle->head on
  *
- * No transaction can have begun: does nothing.
+ * Writes PERF_RECORD_AUX (unless nothing was written and no flag is set)
+ * and moves aux_head on.  In overwrite mode the driver may have moved
+ * @handle->head itself (it wraps freely): the record then says where the
+ * data now ends.  IRQs off or NMI.
  */
 void perf_aux_output_end(struct perf_output_handle *handle, unsigned long size)
 {
+	struct perf_aux_area *aux = handle->aux;
+	unsigned long offset;
+
+	if (WARN_ON_ONCE(!aux))
+		return;
+
+	if (aux->overwrite) {
+		handle->aux_flags |= PERF_AUX_FLAG_OVERWRITE;
+		offset = handle->head;
+	} else {
+		offset = local_read(&aux->head);
+		size = min(size, handle->size);
+	}
+
+	if (size || (handle->aux_flags & ~(u64)PERF_AUX_FLAG_OVERWRITE))
+		aux_write_record(handle->event, offset, size,
+				 handle->aux_flags);
+	aux_publish(handle, offset + size);
+
+	atomic_set(&aux->busy, 0);
+	aux_handle_clear(handle);
+	aux_put(aux);
 }
 EXPORT_SYMBOL_GPL(perf_aux_output_end);
 
 /**
- * perf_aux_output_skip - pad an AUX transaction
+ * perf_aux_output_skip - leave a gap in an open transaction
  * @handle: the transaction
- * @size: bytes to skip
+ * @size: bytes to skip (the driver pads to a boundary of its format)
  *
- * Return: -EOPNOTSUPP: there is no AUX area to pad.
+ * Return: 0, or -ENOSPC if the transaction has less room than that.
  */
 int perf_aux_output_skip(struct perf_output_handle *handle, unsigned long size)
 {
-	return -EOPNOTSUPP;
+	struct perf_aux_area *aux = handle->aux;
+
+	if (!aux || size > handle->size)
+		return -ENOSPC;
+
+	handle->head = local_read(&aux->head) + size;
+	handle->size -= size;
+	aux_publish(handle, handle->head);
+	return 0;
 }
 EXPORT_SYMBOL_GPL(perf_aux_output_skip);
 
 /**
- * perf_aux_output_flag - mark an AUX transaction (truncated, overwrite, ...)
+ * perf_aux_output_flag - mark an open transaction
  * @handle: the transaction
- * @flags: PERF_AUX_FLAG_* bits
- *
- * No transaction can have begun: does nothing.
+ * @flags: PERF_AUX_FLAG_* bits for its PERF_RECORD_AUX
  */
 void perf_aux_output_flag(struct perf_output_handle *handle, u64 flags)
 {
+	handle->aux_flags |= flags;
 }
 EXPORT_SYMBOL_GPL(perf_aux_output_flag);
 
 /**
- * perf_get_aux - the driver's private data of an AUX transaction
+ * perf_get_aux - the driver's data of an open transaction
  * @handle: the transaction
  *
- * Return: NULL: no transaction can have begun.
+ * Return: what setup_aux() returned, or NULL if no transaction is open.
  */
 void *perf_get_aux(struct perf_output_handle *handle)
 {
-	return NULL;
+	if (!handle->event || !handle->aux)
+		return NULL;
+	return handle->aux->priv;
 }
 EXPORT_SYMBOL_GPL(perf_get_aux);
 
@@ -106,7 +602,10 @@ EXPORT_SYMBOL_GPL(perf_get_aux);
  * @from: start offset in the AUX area
  * @to: end offset in the AUX area
  *
- * Return: 0, the number of bytes copied: there is no AUX area.
+ * AUX samples (PERF_SAMPLE_AUX) are refused at perf_event_open(), so
+ * nothing asks for this yet.
+ *
+ * Return: 0, the number of bytes copied.
  */
 long perf_output_copy_aux(struct perf_output_handle *aux_handle,
 			  struct perf_output_handle *handle,
@@ -119,8 +618,8 @@ long perf_output_copy_aux(struct perf_output_handle *aux_handle,
  * perf_event_addr_filters_sync - bring an event's address filters up to date
  * @event: the event
  *
- * Address filters come with AUX support (and PERF_EVENT_IOC_SET_FILTER on
- * such events); no event has any yet: does nothing.
+ * Address filters (PERF_EVENT_IOC_SET_FILTER on AUX events) are not
+ * supported: no event has any, so there is nothing to do.
  */
 void perf_event_addr_filters_sync(struct perf_event *event)
 {

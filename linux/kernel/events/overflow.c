@@ -491,12 +491,15 @@ void perf_swevent_event(struct perf_event *event, u64 nr,
  * perf_sampling_attr_check - what of sampling this core does not do yet
  * @attr: the attributes of a new event
  *
- * Return: -EOPNOTSUPP for the AUX area and what reads from it, else 0.
+ * The AUX area itself is there (aux_watermark sets its wake-ups); what
+ * reads from it into samples or other events' buffers is not.
+ *
+ * Return: -EOPNOTSUPP for aux_output, aux_action, aux_sample_size and
+ * PERF_SAMPLE_AUX, else 0.
  */
 int perf_sampling_attr_check(struct perf_event_attr *attr)
 {
-	if (attr->aux_output || attr->aux_action || attr->aux_watermark ||
-	    attr->aux_sample_size)
+	if (attr->aux_output || attr->aux_action || attr->aux_sample_size)
 		return -EOPNOTSUPP;
 	if (attr->sample_type & PERF_SAMPLE_AUX)
 		return -EOPNOTSUPP;

@@ -31,7 +31,8 @@
  * event->mmap_mutex > rb->writers_lock.  Two mmap_mutexes are taken
  * together only by SET_OUTPUT, lower address first.
  *
- * The AUX area (mmap at a page offset past the data) is not supported yet.
+ * The AUX area (mmap at a page offset past the data) is aux.c's; the
+ * buffer only holds the pointer to it.
  */
 
 #include <linux/capability.h>
@@ -51,44 +52,8 @@
 #include <linux/vmalloc.h>
 
 #include "internal.h"
-
-struct perf_buffer {
-	refcount_t			refcount;
-	struct rcu_head			rcu_head;
-
-	/* set at allocation */
-	struct perf_event_mmap_page	*user_page;
-	unsigned long			data_size;	/* bytes, 0 or 2^n pages */
-	int				nr_pages;	/* data pages */
-	bool				overwrite;	/* mapped without PROT_WRITE */
-	unsigned long			watermark;	/* bytes between wake-ups */
-
-	/* PERF_EVENT_IOC_PAUSE_OUTPUT; always set when there is no data */
-	int				paused;
-
-	/* writers: this CPU only, any context */
-	local_t				head;		/* next byte to reserve */
-	unsigned int			nest;		/* writers stacked up */
-	local_t				lost;		/* records not written */
-	local_t				wake_pos;	/* head at the last watermark */
-	local_t				wake_seq;	/* wake-ups owed so far */
-	local_t				samples;	/* towards wakeup_events */
-
-	/* what poll() reports next, set when readers are woken */
-	atomic_t			poll;
-
-	/* events writing here: theirs, or redirected with SET_OUTPUT */
-	spinlock_t			writers_lock;
-	struct list_head		writers;
-
-	/* mappings and the locked memory they were charged */
-	atomic_t			mmap_count;
-	unsigned long			pinned_pages;	/* charged to mm->pinned_vm */
-	struct user_struct		*mmap_user;
-
-	/* [0] is the control page, [1 + i] data page i */
-	void				*pages[];
-};
+#include "ring_buffer.h"
+#include "aux.h"
 
 /* --- allocation and references ---------------------------------------- */
 
@@ -168,7 +133,7 @@ static struct perf_buffer *rb_alloc(int nr_pages, unsigned long watermark,
 	return rb;
 }
 
-static void rb_put(struct perf_buffer *rb)
+void rb_put(struct perf_buffer *rb)
 {
 	if (!refcount_dec_and_test(&rb->refcount))
 		return;
@@ -184,7 +149,7 @@ static struct perf_event *rb_owner(struct perf_event *event)
 }
 
 /* A reference on the buffer @event writes to, or NULL. */
-static struct perf_buffer *rb_get(struct perf_event *event)
+struct perf_buffer *rb_get(struct perf_event *event)
 {
 	struct perf_buffer *rb;
 
@@ -332,7 +297,7 @@ struct perf_lost_record {
  * Readers are owed a wake-up: poll() will say so, an O_ASYNC owner gets
  * SIGIO, and perf_event_wakeup() runs from the event's IRQ work.
  */
-static void rb_owe_wakeup(struct perf_buffer *rb, struct perf_event *event)
+void rb_owe_wakeup(struct perf_buffer *rb, struct perf_event *event)
 {
 	atomic_set(&rb->poll, (__force int)(EPOLLIN | EPOLLRDNORM));
 	if (READ_ONCE(rb_owner(event)->fasync) && !event->pending_kill)
@@ -775,6 +740,8 @@ static vm_fault_t perf_mmap_fault(struct vm_fault *vmf)
 		vmf->page = virt_to_page(rb->pages[nr]);
 		get_page(vmf->page);
 		ret = 0;
+	} else if (rb) {
+		ret = perf_aux_fault(rb, vmf);
 	}
 	rcu_read_unlock();
 	return ret;
@@ -794,6 +761,8 @@ static void perf_mmap_open(struct vm_area_struct *vma)
 {
 	struct perf_event *event = vma->vm_file->private_data;
 
+	if (vma->vm_pgoff)
+		perf_aux_vma_open(event->rb);
 	atomic_inc(&event->rb->mmap_count);
 	atomic_inc(&event->mmap_count);
 	if (event->pmu->event_mapped)
@@ -861,6 +830,9 @@ static void perf_mmap_close(struct vm_area_struct *vma)
 	if (event->pmu->event_unmapped)
 		event->pmu->event_unmapped(event, vma->vm_mm);
 
+	if (vma->vm_pgoff)
+		perf_aux_vma_close(event, rb, vma->vm_mm);
+
 	last_of_buffer = atomic_dec_and_test(&rb->mmap_count);
 
 	if (atomic_dec_and_mutex_lock(&event->mmap_count, &event->mmap_mutex)) {
@@ -894,8 +866,8 @@ static const struct vm_operations_struct perf_mmap_vm_ops = {
  * RLIMIT_MEMLOCK through mm->pinned_vm.  On success *@pinned is what went
  * to pinned_vm.
  */
-static int rb_charge(struct mm_struct *mm, struct user_struct *user,
-		     unsigned long pages, unsigned long *pinned)
+int rb_charge(struct mm_struct *mm, struct user_struct *user,
+	      unsigned long pages, unsigned long *pinned)
 {
 	unsigned long allowance, used, over = 0, limit;
 
@@ -981,11 +953,12 @@ static int rb_map_new(struct perf_event *event, struct vm_area_struct *vma,
  * is not writable the kernel overwrites old data instead of waiting for
  * the reader.  Mapping an event again (or an event redirected into a
  * buffer) gives the same buffer, which must then have the same size.
- * Mappings at other offsets are for the AUX area, which is not supported.
+ * Mappings at other offsets are for the AUX area (perf_aux_mmap()).
  *
  * Return: 0, -EINVAL (bad size or flags, inherited per-task event, size
  * other than the existing buffer's), -EPERM (over the locked-memory
- * limits), -ENOMEM, -EOPNOTSUPP (AUX), or what the LSM says.
+ * limits), -ENOMEM, -EOPNOTSUPP (AUX on a PMU without), or what the LSM
+ * says.
  */
 int perf_mmap(struct file *file, struct vm_area_struct *vma)
 {
@@ -1005,8 +978,12 @@ int perf_mmap(struct file *file, struct vm_area_struct *vma)
 	if (err)
 		return err;
 
-	if (vma->vm_pgoff)
-		return -EOPNOTSUPP;
+	if (vma->vm_pgoff) {
+		err = perf_aux_mmap(event, vma);
+		if (err)
+			return err;
+		goto mapped;
+	}
 
 	if (len < PAGE_SIZE || len & (PAGE_SIZE - 1))
 		return -EINVAL;
@@ -1026,6 +1003,7 @@ int perf_mmap(struct file *file, struct vm_area_struct *vma)
 	if (err)
 		return err;
 
+mapped:
 	/* the charge is per mm: a child must not inherit the mapping */
 	vm_flags_set(vma, VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP);
 	vma->vm_ops = &perf_mmap_vm_ops;

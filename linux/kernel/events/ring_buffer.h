@@ -5,9 +5,67 @@
 
 #include <linux/fs.h>
 #include <linux/poll.h>
+#include <linux/refcount.h>
+#include <linux/spinlock.h>
+#include <asm/local.h>
 
 struct perf_event;
 struct perf_output_handle;
+struct perf_aux_area;
+
+/*
+ * A ring buffer (ring_buffer.c says who may touch what): one control page
+ * followed by 2^n data pages, and optionally an AUX area (aux.c).
+ */
+struct perf_buffer {
+	refcount_t			refcount;
+	struct rcu_head			rcu_head;
+
+	/* set at allocation */
+	struct perf_event_mmap_page	*user_page;
+	unsigned long			data_size;	/* bytes, 0 or 2^n pages */
+	int				nr_pages;	/* data pages */
+	bool				overwrite;	/* mapped without PROT_WRITE */
+	unsigned long			watermark;	/* bytes between wake-ups */
+
+	/* PERF_EVENT_IOC_PAUSE_OUTPUT; always set when there is no data */
+	int				paused;
+
+	/* writers: this CPU only, any context */
+	local_t				head;		/* next byte to reserve */
+	unsigned int			nest;		/* writers stacked up */
+	local_t				lost;		/* records not written */
+	local_t				wake_pos;	/* head at the last watermark */
+	local_t				wake_seq;	/* wake-ups owed so far */
+	local_t				samples;	/* towards wakeup_events */
+
+	/* what poll() reports next, set when readers are woken */
+	atomic_t			poll;
+
+	/* events writing here: theirs, or redirected with SET_OUTPUT */
+	spinlock_t			writers_lock;
+	struct list_head		writers;
+
+	/* the AUX area: set and cleared under the owner's mmap_mutex */
+	struct perf_aux_area __rcu	*aux;
+
+	/* mappings and the locked memory they were charged */
+	atomic_t			mmap_count;
+	unsigned long			pinned_pages;	/* charged to mm->pinned_vm */
+	struct user_struct		*mmap_user;
+
+	/* [0] is the control page, [1 + i] data page i */
+	void				*pages[];
+};
+
+/* a reference on the buffer @event writes to (its parent's if inherited) */
+struct perf_buffer *rb_get(struct perf_event *event);
+void rb_put(struct perf_buffer *rb);
+/* readers are owed a wake-up (poll, SIGIO); any context */
+void rb_owe_wakeup(struct perf_buffer *rb, struct perf_event *event);
+/* charge @pages of locked memory; *@pinned: the part on mm->pinned_vm */
+int rb_charge(struct mm_struct *mm, struct user_struct *user,
+	      unsigned long pages, unsigned long *pinned);
 
 /* file operations of an event fd */
 int perf_mmap(struct file *file, struct vm_area_struct *vma);

@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * "aux_test": a software PMU that writes into the AUX area, so that the
+ * AUX code can be tested on machines whose hardware has no tracer (or
+ * whose emulator does not model one).  Debug kernels only, and registered
+ * only while /sys/module/aux_test/parameters/enable is 1 (root sets it;
+ * setting it back to 0 takes the PMU away once it has no events left).
+ *
+ * An event of it counts bytes.  Each time it leaves the CPU (context
+ * switch, disable, close) it writes attr.config bytes (a multiple of 8,
+ * at most 64 KiB; 0 means 64) into the AUX area: u64 words numbered on
+ * from 1 across the event's life, in the order written.  Where there is
+ * less room than that, it writes what fits and flags the record
+ * PERF_AUX_FLAG_TRUNCATED.  In overwrite mode it writes round the area.
+ *
+ * It begins its AUX transaction when it is started and ends it when it
+ * is stopped, like a trace unit that runs while its task runs.
+ */
+
+#include <linux/init.h>
+#include <linux/moduleparam.h>
+#include <linux/mutex.h>
+#include <linux/sysfs.h>
+#include <linux/perf_event.h>
+#include <linux/slab.h>
+
+#define AUX_TEST_BURST_MAX	(64 * 1024)
+#define AUX_TEST_BURST_DEFAULT	64
+
+/* What setup_aux() gives back: the area's pages. */
+struct aux_test_buf {
+	void		**pages;
+	int		nr_pages;
+	bool		overwrite;
+};
+
+/* Per event: the open transaction and the next word to write. */
+struct aux_test_state {
+	struct perf_output_handle	handle;
+	u64				next_word;
+};
+
+/* events alive: the PMU may go only when there are none */
+static atomic_t aux_test_events = ATOMIC_INIT(0);
+
+static struct pmu aux_test_pmu;
+
+static void aux_test_free(struct perf_event *event)
+{
+	kfree(event->pmu_private);
+	event->pmu_private = NULL;
+	atomic_dec(&aux_test_events);
+}
+
+static int aux_test_event_init(struct perf_event *event)
+{
+	u64 burst = event->attr.config;
+	struct aux_test_state *st;
+
+	if (event->attr.type != aux_test_pmu.type)
+		return -ENOENT;
+	if (is_sampling_event(event) || burst % 8 ||
+	    burst > AUX_TEST_BURST_MAX)
+		return -EINVAL;
+
+	st = kzalloc(sizeof(*st), GFP_KERNEL);
+	if (!st)
+		return -ENOMEM;
+	st->next_word = 1;
+	event->pmu_private = st;
+	atomic_inc(&aux_test_events);
+	event->destroy = aux_test_free;
+	return 0;
+}
+
+/* Write @len bytes of numbered words at byte @pos of the area, wrapping. */
+static void aux_test_fill(struct aux_test_buf *buf, struct aux_test_state *st,
+			  unsigned long pos, unsigned long len)
+{
+	unsigned long size = (unsigned long)buf->nr_pages << PAGE_SHIFT;
+	unsigned long off;
+	u64 *word;
+
+	for (; len; len -= sizeof(u64), pos += sizeof(u64)) {
+		off = pos & (size - 1);
+		word = buf->pages[off >> PAGE_SHIFT] + offset_in_page(off);
+		*word = st->next_word++;
+	}
+}
+
+static void aux_test_start(struct perf_event *event, int flags)
+{
+	struct aux_test_state *st = event->pmu_private;
+
+	event->hw.state = 0;
+	if (!perf_aux_output_begin(&st->handle, event)) {
+		event->hw.state = PERF_HES_STOPPED;
+		return;
+	}
+	/* one PERF_RECORD_ITRACE_START is enough */
+	perf_event_itrace_started(event);
+}
+
+static void aux_test_stop(struct perf_event *event, int flags)
+{
+	struct aux_test_state *st = event->pmu_private;
+	struct perf_output_handle *handle = &st->handle;
+	unsigned long want = event->attr.config ?: AUX_TEST_BURST_DEFAULT;
+	unsigned long len = want;
+	struct aux_test_buf *buf;
+
+	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
+	buf = perf_get_aux(handle);
+	if (!buf)
+		return;
+
+	if (!buf->overwrite && len > handle->size) {
+		len = round_down(handle->size, sizeof(u64));
+		perf_aux_output_flag(handle, PERF_AUX_FLAG_TRUNCATED);
+	}
+	aux_test_fill(buf, st, handle->head, len);
+	local64_add(len, &event->count);
+	perf_aux_output_end(handle, len);
+}
+
+static int aux_test_add(struct perf_event *event, int flags)
+{
+	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
+	if (flags & PERF_EF_START)
+		aux_test_start(event, flags);
+	return 0;
+}
+
+static void aux_test_del(struct perf_event *event, int flags)
+{
+	aux_test_stop(event, PERF_EF_UPDATE);
+}
+
+static void aux_test_read(struct perf_event *event)
+{
+}
+
+static void *aux_test_setup_aux(struct perf_event *event, void **pages,
+				int nr_pages, bool overwrite)
+{
+	struct aux_test_buf *buf;
+
+	buf = kzalloc(sizeof(*buf), GFP_KERNEL);
+	if (!buf)
+		return NULL;
+	buf->pages = kmemdup(pages, nr_pages * sizeof(void *), GFP_KERNEL);
+	if (!buf->pages) {
+		kfree(buf);
+		return NULL;
+	}
+	buf->nr_pages = nr_pages;
+	buf->overwrite = overwrite;
+	return buf;
+}
+
+static void aux_test_free_aux(void *data)
+{
+	struct aux_test_buf *buf = data;
+
+	kfree(buf->pages);
+	kfree(buf);
+}
+
+static struct pmu aux_test_pmu = {
+	.task_ctx_nr	= perf_sw_context,
+	.capabilities	= PERF_PMU_CAP_NO_NMI | PERF_PMU_CAP_ITRACE,
+
+	.event_init	= aux_test_event_init,
+	.add		= aux_test_add,
+	.del		= aux_test_del,
+	.start		= aux_test_start,
+	.stop		= aux_test_stop,
+	.read		= aux_test_read,
+	.setup_aux	= aux_test_setup_aux,
+	.free_aux	= aux_test_free_aux,
+};
+
+static DEFINE_MUTEX(aux_test_lock);
+static bool aux_test_registered;
+
+static int aux_test_enable_set(const char *val, const struct kernel_param *kp)
+{
+	bool on;
+	int err;
+
+	err = kstrtobool(val, &on);
+	if (err)
+		return err;
+	/* not from the boot command line: the core is not up yet */
+	if (system_state != SYSTEM_RUNNING)
+		return -EBUSY;
+
+	mutex_lock(&aux_test_lock);
+	if (on && !aux_test_registered) {
+		err = perf_pmu_register(&aux_test_pmu, "aux_test", -1);
+	} else if (!on && aux_test_registered) {
+		if (atomic_read(&aux_test_events))
+			err = -EBUSY;
+		else
+			perf_pmu_unregister(&aux_test_pmu);
+	}
+	if (!err)
+		aux_test_registered = on;
+	mutex_unlock(&aux_test_lock);
+	return err;
+}
+
+static int aux_test_enable_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%d\n", READ_ONCE(aux_test_registered));
+}
+
+static const struct kernel_param_ops aux_test_enable_ops = {
+	.set	= aux_test_enable_set,
+	.get	= aux_test_enable_get,
+};
+module_param_cb(enable, &aux_test_enable_ops, NULL, 0644);
+MODULE_PARM_DESC(enable, "register the aux_test PMU");

@@ -1,0 +1,406 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf_event_open(2): the AUX area.  How it is mapped (after the ring
+ * buffer, at aux_offset, aux_size bytes of 2^n pages) and the errors when
+ * it is not; then, with a PMU that writes AUX data, what reaches user
+ * space: PERF_RECORD_ITRACE_START, a PERF_RECORD_AUX per piece, aux_head,
+ * the data itself, a full area (TRUNCATED, then the event stops until the
+ * reader catches up), overwrite mode, and unmapping the area under a
+ * running event.
+ *
+ * The AUX writer is the "aux_test" PMU of debug kernels, registered
+ * through /sys/module/aux_test/parameters/enable; where there is no such
+ * PMU (mainline, production kernels) those tests skip.  Hardware tracers
+ * (Intel PT, Arm SPE) are not emulated by the machines the suite runs on.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <linux/perf_event.h>
+
+#include "../kselftest_harness.h"
+#include "perf_helpers.h"
+
+#define REC_MAX		4096
+#define AUX_TEST_ENABLE	"/sys/module/aux_test/parameters/enable"
+#define AUX_TEST_TYPE	"/sys/bus/event_source/devices/aux_test/type"
+
+static long page_size(void)
+{
+	return sysconf(_SC_PAGESIZE);
+}
+
+static int read_int(const char *path, int *val)
+{
+	char s[32];
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	n = read(fd, s, sizeof(s) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	s[n] = 0;
+	*val = atoi(s);
+	return 0;
+}
+
+/* Map the AUX area of @r's event: @pages at @data_pages + 1 pages in. */
+static void *aux_map(int fd, struct ring *r, int data_pages, int pages,
+		     int prot)
+{
+	void *p;
+
+	r->meta->aux_offset = (__u64)(data_pages + 1) * page_size();
+	r->meta->aux_size = (__u64)pages * page_size();
+	p = mmap(NULL, pages * page_size(), prot, MAP_SHARED, fd,
+		 r->meta->aux_offset);
+	return p == MAP_FAILED ? NULL : p;
+}
+
+/* ---------------------------------------------------------------------
+ * Mapping rules, on any event
+ */
+
+TEST(aux_needs_the_ring_buffer_first)
+{
+	struct perf_event_attr attr;
+	void *p;
+	int fd;
+
+	sw_attr(&attr, PERF_COUNT_SW_TASK_CLOCK);
+	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	ASSERT_GE(fd, 0) TH_LOG("%s", strerror(errno));
+	p = mmap(NULL, page_size(), PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		 page_size());
+	EXPECT_EQ(MAP_FAILED, p);
+	EXPECT_EQ(EINVAL, errno);
+	close(fd);
+}
+
+TEST(aux_offset_and_size_checked)
+{
+	long page = page_size();
+	struct perf_event_attr attr;
+	struct ring r;
+	void *p;
+	int fd;
+
+	sw_attr(&attr, PERF_COUNT_SW_TASK_CLOCK);
+	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	ASSERT_GE(fd, 0) TH_LOG("%s", strerror(errno));
+	ASSERT_EQ(0, ring_map(&r, fd, 4, PROT_READ | PROT_WRITE));
+
+	/* inside the data area */
+	r.meta->aux_offset = 2 * page;
+	r.meta->aux_size = 2 * page;
+	p = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		 2 * page);
+	EXPECT_EQ(MAP_FAILED, p);
+	EXPECT_EQ(EINVAL, errno);
+
+	/* at an offset other than aux_offset */
+	r.meta->aux_offset = 8 * page;
+	p = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		 16 * page);
+	EXPECT_EQ(MAP_FAILED, p);
+	EXPECT_EQ(EINVAL, errno);
+
+	/* a size other than aux_size */
+	p = mmap(NULL, 4 * page, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		 8 * page);
+	EXPECT_EQ(MAP_FAILED, p);
+	EXPECT_EQ(EINVAL, errno);
+
+	/* not a power of two */
+	r.meta->aux_size = 3 * page;
+	p = mmap(NULL, 3 * page, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		 8 * page);
+	EXPECT_EQ(MAP_FAILED, p);
+	EXPECT_EQ(EINVAL, errno);
+
+	/* all right, but a software event writes no AUX data */
+	r.meta->aux_size = 2 * page;
+	p = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		 8 * page);
+	EXPECT_EQ(MAP_FAILED, p);
+	EXPECT_EQ(EOPNOTSUPP, errno);
+
+	ring_unmap(&r);
+	close(fd);
+}
+
+/* ---------------------------------------------------------------------
+ * With an AUX writer
+ */
+
+FIXTURE(writer)
+{
+	int type;
+	int enabled_here;
+};
+
+FIXTURE_SETUP(writer)
+{
+	int on = 0;
+
+	self->type = -1;
+	self->enabled_here = 0;
+	if (read_int(AUX_TEST_ENABLE, &on))
+		SKIP(return, "no aux_test PMU (a debug kernel's test PMU)");
+	if (!on) {
+		if (write_int(AUX_TEST_ENABLE, 1))
+			SKIP(return, "cannot enable aux_test: %s",
+			     strerror(errno));
+		self->enabled_here = 1;
+	}
+	ASSERT_EQ(0, read_int(AUX_TEST_TYPE, &self->type));
+}
+
+FIXTURE_TEARDOWN(writer)
+{
+	int i;
+
+	/* event memory goes a little after close(): try for a while */
+	for (i = 0; self->enabled_here && i < 100; i++) {
+		if (!write_int(AUX_TEST_ENABLE, 0))
+			break;
+		usleep(10000);
+	}
+}
+
+/* An aux_test event on this task writing @burst bytes per switch-out. */
+static int open_writer(int type, int burst)
+{
+	struct perf_event_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = type;
+	attr.config = burst;
+	attr.disabled = 1;
+	return sys_perf_event_open(&attr, 0, -1, -1, 0);
+}
+
+struct aux_rec {
+	struct perf_event_header header;
+	__u64 offset;
+	__u64 size;
+	__u64 flags;
+};
+
+/* The AUX records of @r, copied into @recs (at most @max); their count. */
+static int aux_records(struct ring *r, struct aux_rec *recs, int max,
+		       int *itrace)
+{
+	__u64 buf[REC_MAX / 8];
+	struct perf_event_header *h;
+	int n = 0;
+
+	*itrace = 0;
+	while ((h = ring_next(r, buf, sizeof(buf)))) {
+		if (h->type == PERF_RECORD_ITRACE_START) {
+			__u32 *ids = (__u32 *)&buf[1];
+
+			if (h->size == sizeof(*h) + 8 && ids[0] == getpid() &&
+			    ids[1] == gettid())
+				(*itrace)++;
+			continue;
+		}
+		if (h->type != PERF_RECORD_AUX)
+			continue;
+		if (h->size != sizeof(struct aux_rec) || n == max)
+			return -1;
+		memcpy(&recs[n++], buf, sizeof(struct aux_rec));
+	}
+	return r->bad ? -1 : n;
+}
+
+/* Let the task be switched out @n times. */
+static void switch_out(int n)
+{
+	while (n--)
+		usleep(200);
+}
+
+TEST_F(writer, records_and_data)
+{
+	long page = page_size();
+	struct aux_rec recs[64];
+	int fd, n, i, itrace;
+	__u64 expect = 0, *words;
+	struct ring r;
+	__u64 count;
+
+	fd = open_writer(self->type, 64);
+	ASSERT_GE(fd, 0) TH_LOG("aux_test: %s", strerror(errno));
+	ASSERT_EQ(0, ring_map(&r, fd, 8, PROT_READ | PROT_WRITE));
+	words = aux_map(fd, &r, 8, 4, PROT_READ | PROT_WRITE);
+	ASSERT_NE(NULL, words) TH_LOG("aux mmap: %s", strerror(errno));
+
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+	switch_out(4);
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+	count = read_value(fd);
+
+	n = aux_records(&r, recs, 64, &itrace);
+	ASSERT_GE(n, 5) TH_LOG("%d AUX records", n);
+	EXPECT_EQ(1, itrace);
+	for (i = 0; i < n; i++) {
+		/* one after the other, 64 bytes each */
+		EXPECT_EQ(expect, recs[i].offset);
+		EXPECT_EQ(64, recs[i].size);
+		EXPECT_EQ(0, recs[i].flags);
+		expect += recs[i].size;
+	}
+	EXPECT_EQ(expect, count);
+	EXPECT_EQ(expect, r.meta->aux_head);
+	/* the words, numbered from 1 */
+	for (i = 0; i < (int)(expect / 8) && i < (int)(4 * page / 8); i++)
+		ASSERT_EQ(i + 1, words[i]);
+
+	munmap(words, 4 * page);
+	ring_unmap(&r);
+	close(fd);
+}
+
+/*
+ * 1000 bytes a time into 4096: four fit, the fifth is cut to 96 bytes
+ * and flagged, then the event stops.  Once the reader has moved aux_tail
+ * and enabled it again, it goes on where it left off.
+ */
+TEST_F(writer, full_area_truncates_then_stops)
+{
+	long page = page_size();
+	struct aux_rec recs[64];
+	int fd, n, i, itrace;
+	struct ring r;
+	void *aux;
+
+	if (page != 4096)
+		SKIP(return, "sized for 4 KiB pages");
+	fd = open_writer(self->type, 1000);
+	ASSERT_GE(fd, 0) TH_LOG("aux_test: %s", strerror(errno));
+	ASSERT_EQ(0, ring_map(&r, fd, 8, PROT_READ | PROT_WRITE));
+	aux = aux_map(fd, &r, 8, 1, PROT_READ | PROT_WRITE);
+	ASSERT_NE(NULL, aux) TH_LOG("aux mmap: %s", strerror(errno));
+
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+	switch_out(10);
+	n = aux_records(&r, recs, 64, &itrace);
+	ASSERT_EQ(5, n);
+	for (i = 0; i < 4; i++) {
+		EXPECT_EQ(i * 1000, recs[i].offset);
+		EXPECT_EQ(1000, recs[i].size);
+		EXPECT_EQ(0, recs[i].flags);
+	}
+	EXPECT_EQ(4000, recs[4].offset);
+	EXPECT_EQ(96, recs[4].size);
+	EXPECT_EQ(PERF_AUX_FLAG_TRUNCATED, recs[4].flags);
+	EXPECT_EQ(4096, r.meta->aux_head);
+	EXPECT_EQ(4096, read_value(fd));
+
+	/* the reader frees it all and lets the event go on */
+	__atomic_store_n(&r.meta->aux_tail, r.meta->aux_head,
+			 __ATOMIC_RELEASE);
+	ring_publish(&r);
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+	switch_out(1);
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+	n = aux_records(&r, recs, 64, &itrace);
+	ASSERT_GE(n, 1);
+	EXPECT_EQ(4096, recs[0].offset);
+	EXPECT_EQ(1000, recs[0].size);
+
+	munmap(aux, page);
+	ring_unmap(&r);
+	close(fd);
+}
+
+/* Mapped read-only: the writer goes round the area and says so. */
+TEST_F(writer, overwrite_mode)
+{
+	long page = page_size();
+	struct aux_rec recs[64];
+	int fd, n, i, itrace;
+	__u64 expect = 0;
+	struct ring r;
+	void *aux;
+
+	fd = open_writer(self->type, 1024);
+	ASSERT_GE(fd, 0) TH_LOG("aux_test: %s", strerror(errno));
+	ASSERT_EQ(0, ring_map(&r, fd, 8, PROT_READ | PROT_WRITE));
+	aux = aux_map(fd, &r, 8, 1, PROT_READ);
+	ASSERT_NE(NULL, aux) TH_LOG("aux mmap: %s", strerror(errno));
+
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+	switch_out(10);
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+	n = aux_records(&r, recs, 64, &itrace);
+	ASSERT_GE(n, 11);
+	for (i = 0; i < n; i++) {
+		EXPECT_EQ(expect, recs[i].offset);
+		EXPECT_EQ(1024, recs[i].size);
+		EXPECT_EQ(PERF_AUX_FLAG_OVERWRITE, recs[i].flags);
+		expect += 1024;
+	}
+	/* past the area's size: nothing waited for the reader */
+	EXPECT_EQ(expect, r.meta->aux_head);
+	EXPECT_GT(expect, page);
+
+	munmap(aux, page);
+	ring_unmap(&r);
+	close(fd);
+}
+
+/* The area goes while the event runs; a new one starts afresh. */
+TEST_F(writer, unmap_under_a_running_event)
+{
+	long page = page_size();
+	struct aux_rec recs[64];
+	int fd, n, itrace;
+	struct ring r;
+	void *aux;
+
+	fd = open_writer(self->type, 64);
+	ASSERT_GE(fd, 0) TH_LOG("aux_test: %s", strerror(errno));
+	ASSERT_EQ(0, ring_map(&r, fd, 8, PROT_READ | PROT_WRITE));
+	aux = aux_map(fd, &r, 8, 2, PROT_READ | PROT_WRITE);
+	ASSERT_NE(NULL, aux);
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+	switch_out(2);
+	ASSERT_EQ(0, munmap(aux, 2 * page));
+	switch_out(2);
+	n = aux_records(&r, recs, 64, &itrace);
+	ASSERT_GE(n, 1);
+
+	/* no area: no more records, however often it switches */
+	switch_out(3);
+	EXPECT_EQ(0, aux_records(&r, recs, 64, &itrace));
+
+	aux = aux_map(fd, &r, 8, 2, PROT_READ | PROT_WRITE);
+	ASSERT_NE(NULL, aux) TH_LOG("second aux mmap: %s", strerror(errno));
+	/* a running event starts on the new area when it is next scheduled */
+	switch_out(3);
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+	n = aux_records(&r, recs, 64, &itrace);
+	ASSERT_GE(n, 1);
+	EXPECT_EQ(0, recs[0].offset);
+	EXPECT_EQ(64, recs[0].size);
+
+	munmap(aux, 2 * page);
+	ring_unmap(&r);
+	close(fd);
+}
+
+TEST_HARNESS_MAIN
