@@ -66,6 +66,7 @@ struct perf_aux_area {
 
 	/* the transaction side, on one CPU at a time */
 	atomic_t		busy;
+	atomic_t		sampling;	/* a snapshot is being copied */
 	local_t			head;		/* bytes handed over so far */
 	local_t			wake_pos;	/* head at the last wake-up */
 
@@ -595,23 +596,153 @@ void *perf_get_aux(struct perf_output_handle *handle)
 }
 EXPORT_SYMBOL_GPL(perf_get_aux);
 
+/* ---------------------------------------------------------------------
+ * AUX data in samples (attr.aux_sample_size, PERF_SAMPLE_AUX)
+ *
+ * An event with aux_sample_size joins the group of an AUX event whose PMU
+ * can take snapshots (pmu->snapshot_aux()).  Each of its samples then
+ * carries up to that many bytes of the leader's latest AUX data, copied by
+ * the driver with perf_output_copy_aux() while the sample is written.
+ */
+
+/**
+ * perf_aux_sample_attach - make @leader the AUX source of @event's samples
+ * @event: a new event with attr.aux_sample_size
+ * @leader: the group it joins, or NULL
+ *
+ * Return: 0 with a reference on @leader in event->aux_event, or -EINVAL
+ * when there is no group, or its leader cannot give AUX snapshots.
+ */
+int perf_aux_sample_attach(struct perf_event *event, struct perf_event *leader)
+{
+	if (!leader || leader == event || !has_aux(leader) ||
+	    !leader->pmu->snapshot_aux)
+		return -EINVAL;
+	if (!perf_event_tryget(leader))
+		return -EINVAL;
+	event->aux_event = leader;
+	return 0;
+}
+
+/* The AUX area @leader writes to, with a reference; RCU held. */
+static struct perf_aux_area *aux_of_event(struct perf_event *leader)
+{
+	struct perf_event *owner = leader->parent ? leader->parent : leader;
+	struct perf_buffer *rb = rcu_dereference(*event_rbp(owner));
+	struct perf_aux_area *aux = rb ? rcu_dereference(rb->aux) : NULL;
+
+	if (aux && !refcount_inc_not_zero(&aux->refs))
+		aux = NULL;
+	return aux;
+}
+
+/**
+ * perf_aux_sample_size - bytes of AUX data the next sample of @event gets
+ * @event: the sampling event
+ * @room: what is left of the record
+ *
+ * aux_sample_size, within @room and the AUX area, in whole u64s; 0 when
+ * the leader is not running here (its hardware is not tracing) or a
+ * snapshot is already being taken.  IRQs off or NMI, RCU held.
+ *
+ * Return: the size.
+ */
+u64 perf_aux_sample_size(struct perf_event *event, u64 room)
+{
+	struct perf_event *leader = event->aux_event;
+	struct perf_aux_area *aux;
+	u64 size = 0;
+
+	if (!leader || READ_ONCE(leader->state) != PERF_EVENT_STATE_ACTIVE ||
+	    READ_ONCE(leader->oncpu) != smp_processor_id())
+		return 0;
+
+	aux = aux_of_event(leader);
+	if (!aux)
+		return 0;
+	if (!atomic_read(&aux->sampling))
+		size = min3((u64)event->attr.aux_sample_size, room,
+			    (u64)aux->size);
+	aux_put(aux);
+	return round_down(size, sizeof(u64));
+}
+
+/* zeroes for the part of a sample's AUX data the driver did not give */
+static const u64 aux_sample_zeroes[8];
+
+/**
+ * perf_aux_sample_output - write a sample's AUX data
+ * @event: the sampling event
+ * @handle: its record, positioned after the size word
+ * @size: the size perf_aux_sample_size() gave: exactly this much is written
+ *
+ * The leader's driver copies what it has (snapshot_aux()); the rest is
+ * zeroes.  IRQs off or NMI, RCU held.
+ */
+void perf_aux_sample_output(struct perf_event *event,
+			    struct perf_output_handle *handle, u64 size)
+{
+	struct perf_event *leader = event->aux_event;
+	struct perf_aux_area *aux = leader ? aux_of_event(leader) : NULL;
+	unsigned long flags;
+	long copied = 0;
+	u64 left;
+
+	if (aux) {
+		local_irq_save(flags);
+		/* an NMI sample while a snapshot is on its way gets none */
+		if (!atomic_xchg(&aux->sampling, 1)) {
+			copied = leader->pmu->snapshot_aux(leader, handle, size);
+			atomic_set(&aux->sampling, 0);
+		}
+		local_irq_restore(flags);
+		aux_put(aux);
+	}
+
+	if (copied < 0 || WARN_ON_ONCE(copied > size))
+		copied = 0;
+	for (left = size - copied; left; ) {
+		u64 n = min_t(u64, left, sizeof(aux_sample_zeroes));
+
+		perf_output_copy(handle, aux_sample_zeroes, n);
+		left -= n;
+	}
+}
+
 /**
  * perf_output_copy_aux - copy AUX data into a sample record
- * @aux_handle: the AUX transaction
+ * @aux_handle: the driver's open AUX transaction
  * @handle: the sample record
  * @from: start offset in the AUX area
- * @to: end offset in the AUX area
+ * @to: end offset in the AUX area; the offsets wrap at the area's size,
+ *	and @from == @to means the whole area
  *
- * AUX samples (PERF_SAMPLE_AUX) are refused at perf_event_open(), so
- * nothing asks for this yet.
+ * For the driver's snapshot_aux().
  *
- * Return: 0, the number of bytes copied.
+ * Return: the bytes copied.
  */
 long perf_output_copy_aux(struct perf_output_handle *aux_handle,
 			  struct perf_output_handle *handle,
 			  unsigned long from, unsigned long to)
 {
-	return 0;
+	struct perf_aux_area *aux = aux_handle->aux;
+	unsigned long len, copied = 0, want;
+
+	if (!aux)
+		return 0;
+	from &= aux->size - 1;
+	to &= aux->size - 1;
+	want = to > from ? to - from : aux->size - from + to;
+
+	while (copied < want) {
+		len = min(want - copied, PAGE_SIZE - offset_in_page(from));
+		if (perf_output_copy(handle, aux->pages[from >> PAGE_SHIFT] +
+				     offset_in_page(from), len))
+			break;
+		copied += len;
+		from = (from + len) & (aux->size - 1);
+	}
+	return copied;
 }
 
 /**

@@ -7,11 +7,18 @@
 
 struct perf_buffer;
 struct perf_event;
+struct perf_output_handle;
 
 int perf_aux_mmap(struct perf_event *event, struct vm_area_struct *vma);
 vm_fault_t perf_aux_fault(struct perf_buffer *rb, struct vm_fault *vmf);
 void perf_aux_vma_open(struct perf_buffer *rb);
 void perf_aux_vma_close(struct perf_event *event, struct perf_buffer *rb,
 			struct mm_struct *mm);
+
+/* samples carrying the group leader's AUX data (attr.aux_sample_size) */
+int perf_aux_sample_attach(struct perf_event *event, struct perf_event *leader);
+u64 perf_aux_sample_size(struct perf_event *event, u64 room);
+void perf_aux_sample_output(struct perf_event *event,
+			    struct perf_output_handle *handle, u64 size);
 
 #endif /* _KERNEL_EVENTS_AUX_H */

@@ -14,7 +14,9 @@
  * PERF_AUX_FLAG_TRUNCATED.  In overwrite mode it writes round the area.
  *
  * It begins its AUX transaction when it is started and ends it when it
- * is stopped, like a trace unit that runs while its task runs.
+ * is stopped, like a trace unit that runs while its task runs.  It takes
+ * snapshots for other events' samples (PERF_SAMPLE_AUX): the last bytes it
+ * wrote.
  */
 
 #include <linux/init.h>
@@ -123,6 +125,23 @@ static void aux_test_stop(struct perf_event *event, int flags)
 	perf_aux_output_end(handle, len);
 }
 
+/*
+ * A snapshot for another event's sample: the last @size bytes written
+ * (fewer if it has not written that much yet).
+ */
+static long aux_test_snapshot_aux(struct perf_event *event,
+				  struct perf_output_handle *handle,
+				  unsigned long size)
+{
+	struct aux_test_state *st = event->pmu_private;
+	unsigned long head = st->handle.head;
+
+	if (!perf_get_aux(&st->handle) || !head)
+		return 0;
+	size = min(size, head);
+	return perf_output_copy_aux(&st->handle, handle, head - size, head);
+}
+
 static int aux_test_add(struct perf_event *event, int flags)
 {
 	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
@@ -178,6 +197,7 @@ static struct pmu aux_test_pmu = {
 	.read		= aux_test_read,
 	.setup_aux	= aux_test_setup_aux,
 	.free_aux	= aux_test_free_aux,
+	.snapshot_aux	= aux_test_snapshot_aux,
 };
 
 static DEFINE_MUTEX(aux_test_lock);

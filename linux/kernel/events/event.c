@@ -260,6 +260,8 @@ void perf_event_free(struct perf_event *event)
 		perf_epc_put(event->pmu_ctx);
 	if (event->ctx)
 		perf_ctx_put(event->ctx);
+	if (event->aux_event)
+		perf_event_put(event->aux_event);
 	call_rcu(&event->rcu_head, event_free_rcu);
 }
 

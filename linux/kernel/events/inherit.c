@@ -68,6 +68,9 @@ static struct perf_event *inherit_event(struct perf_event *from,
 		return ERR_CAST(epc);
 	}
 	event->pmu_ctx = epc;
+	/* AUX samples come from the copy of the leader */
+	if (from->aux_event && leader && perf_event_tryget(leader))
+		event->aux_event = leader;
 	perf_ctx_get(ctx);
 	perf_install_event(ctx, event, -1);
 

@@ -491,17 +491,16 @@ void perf_swevent_event(struct perf_event *event, u64 nr,
  * perf_sampling_attr_check - what of sampling this core does not do yet
  * @attr: the attributes of a new event
  *
- * The AUX area itself is there (aux_watermark sets its wake-ups); what
- * reads from it into samples or other events' buffers is not.
+ * The AUX area is there (aux_watermark sets its wake-ups), and samples
+ * can carry a snapshot of a group leader's AUX data (aux_sample_size,
+ * PERF_SAMPLE_AUX).  Samples written into another event's AUX area
+ * (aux_output) and pausing AUX output (aux_action) are not.
  *
- * Return: -EOPNOTSUPP for aux_output, aux_action, aux_sample_size and
- * PERF_SAMPLE_AUX, else 0.
+ * Return: -EOPNOTSUPP for aux_output and aux_action, else 0.
  */
 int perf_sampling_attr_check(struct perf_event_attr *attr)
 {
-	if (attr->aux_output || attr->aux_action || attr->aux_sample_size)
-		return -EOPNOTSUPP;
-	if (attr->sample_type & PERF_SAMPLE_AUX)
+	if (attr->aux_output || attr->aux_action)
 		return -EOPNOTSUPP;
 	return 0;
 }

@@ -48,6 +48,7 @@
 #include <linux/vmalloc.h>
 
 #include "internal.h"
+#include "aux.h"
 
 /*
  * Lets a PMU driver offer a snapshot of its branch records to BPF
@@ -74,6 +75,13 @@ DEFINE_STATIC_CALL_RET0(perf_snapshot_branch_stack, perf_snapshot_branch_stack_t
 
 /* the largest record: header.size is a u16, records are whole u64s */
 #define PERF_RECORD_SIZE_MAX	(U16_MAX & ~7U)
+
+/* The fields a sample starts with, one or two u32s each, fixed in size. */
+#define PERF_SAMPLE_FIXED_HEAD	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | \
+				 PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
+				 PERF_SAMPLE_ADDR | PERF_SAMPLE_ID | \
+				 PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | \
+				 PERF_SAMPLE_PERIOD)
 
 /* zeros for the parts of a record that could not be read */
 #define PERF_ZERO_WORDS		16
@@ -577,6 +585,14 @@ void perf_prepare_sample(struct perf_sample_data *data,
 	if (todo & PERF_SAMPLE_IP)
 		data->ip = perf_instruction_pointer(regs);
 
+	/* only fixed fields: nothing variable to size, nothing to cut */
+	if (likely(!(type & ~PERF_SAMPLE_FIXED_HEAD))) {
+		if (todo & PERF_SAMPLE_ADDR)
+			data->addr = 0;
+		data->sample_flags |= todo;
+		return;
+	}
+
 	/* what only the hardware could tell: "unknown" unless a driver did */
 	if (todo & PERF_SAMPLE_ADDR)
 		data->addr = 0;
@@ -587,7 +603,7 @@ void perf_prepare_sample(struct perf_sample_data *data,
 	if (todo & PERF_SAMPLE_TRANSACTION)
 		data->txn = 0;
 	if (todo & PERF_SAMPLE_AUX)
-		data->aux_size = 0;	/* no AUX area yet: an empty snapshot */
+		data->aux_size = 0;	/* sized below, once the rest is known */
 
 	/* the variable-size parts and their empty forms */
 	if (todo & PERF_SAMPLE_CALLCHAIN)
@@ -628,6 +644,15 @@ void perf_prepare_sample(struct perf_sample_data *data,
 		data->code_page_size = perf_sample_page_size(data->ip);
 	if (todo & PERF_SAMPLE_CGROUP)
 		data->cgroup = perf_sample_cgroup_id();
+
+	/* AUX data (attr.aux_sample_size), within what the record can take */
+	if (todo & PERF_SAMPLE_AUX) {
+		u64 used = perf_sample_total(data, event);
+
+		data->aux_size = used < PERF_RECORD_SIZE_MAX ?
+			perf_aux_sample_size(event, PERF_RECORD_SIZE_MAX - used) : 0;
+		data->dyn_size += data->aux_size;
+	}
 
 	/* last: the stack dump gets the room everything else leaves */
 	if (todo & PERF_SAMPLE_STACK_USER) {
@@ -960,6 +985,10 @@ void perf_output_sample(struct perf_output_handle *handle,
 		perf_words_add(&w, data->period);
 	perf_words_flush(handle, &w);
 
+	/* most samples end here: only fixed fields, written above */
+	if (likely(!(type & ~PERF_SAMPLE_FIXED_HEAD)))
+		return;
+
 	if (type & PERF_SAMPLE_READ)
 		perf_output_read(handle, data, event);
 
@@ -1000,10 +1029,12 @@ void perf_output_sample(struct perf_output_handle *handle,
 		perf_words_add(&w, data->data_page_size);
 	if (type & PERF_SAMPLE_CODE_PAGE_SIZE)
 		perf_words_add(&w, data->code_page_size);
-	/* AUX: only the size so far, and it is 0 */
+	/* AUX: the size, then a snapshot of the group leader's AUX data */
 	if (type & PERF_SAMPLE_AUX)
 		perf_words_add(&w, data->aux_size);
 	perf_words_flush(handle, &w);
+	if ((type & PERF_SAMPLE_AUX) && data->aux_size)
+		perf_aux_sample_output(event, handle, data->aux_size);
 }
 
 /* ---------------------------------------------------------------------

@@ -37,7 +37,7 @@
  *   sigtrap on a CPU-wide event                                 EINVAL
  *   inherit and PERF_SAMPLE_READ without PERF_SAMPLE_TID        EINVAL
  *   PERF_SAMPLE_CALLCHAIN deeper than perf_event_max_stack      EOVERFLOW
- *   the AUX area, not yet (perf_sampling_attr_check)         EOPNOTSUPP
+ *   aux_output, aux_action, not yet (perf_sampling_attr_check) EOPNOTSUPP
  *   event allocation: no PMU for type/config, PMU refusal,
  *     uncore PMU for a task, cgroup fd, exclusive PMU busy      ENOENT/...
  *   sampling on a PMU without an interrupt                      EOPNOTSUPP
@@ -53,6 +53,7 @@
  *   group leader exited meanwhile                               ENODEV
  *   pinned or exclusive event that is not a group leader        EINVAL
  *   hardware event joining another PMU's hardware group         EINVAL
+ *   aux_sample_size without a leader that takes AUX snapshots   EINVAL
  *   PERF_FLAG_FD_OUTPUT to an event that cannot share its
  *     buffer (perf_event_set_output())                          EINVAL
  *   the group's read() layout would pass 16 KiB                 E2BIG
@@ -75,6 +76,7 @@
 #include <linux/uaccess.h>
 
 #include "internal.h"
+#include "aux.h"
 
 #define PERF_OPEN_FLAGS_KNOWN	(PERF_FLAG_FD_NO_GROUP | PERF_FLAG_FD_OUTPUT | \
 				 PERF_FLAG_PID_CGROUP | PERF_FLAG_FD_CLOEXEC)
@@ -573,6 +575,13 @@ static struct file *perf_open_install(struct perf_open_args *args,
 		err = perf_group_join_check(args->leader, event, ctx);
 		if (err == 1)
 			err = perf_group_move(args->leader, event->pmu);
+		if (err)
+			goto out_ctx;
+	}
+
+	/* its samples take AUX data from the group's leader */
+	if (args->attr.aux_sample_size) {
+		err = perf_aux_sample_attach(event, args->leader);
 		if (err)
 			goto out_ctx;
 	}

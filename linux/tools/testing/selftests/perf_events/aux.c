@@ -5,8 +5,9 @@
  * it is not; then, with a PMU that writes AUX data, what reaches user
  * space: PERF_RECORD_ITRACE_START, a PERF_RECORD_AUX per piece, aux_head,
  * the data itself, a full area (TRUNCATED, then the event stops until the
- * reader catches up), overwrite mode, and unmapping the area under a
- * running event.
+ * reader catches up), overwrite mode, unmapping the area under a
+ * running event, and samples that carry a snapshot of the area
+ * (aux_sample_size, PERF_SAMPLE_AUX).
  *
  * The AUX writer is the "aux_test" PMU of debug kernels, registered
  * through /sys/module/aux_test/parameters/enable; where there is no such
@@ -138,6 +139,33 @@ TEST(aux_offset_and_size_checked)
 
 	ring_unmap(&r);
 	close(fd);
+}
+
+/* Samples with AUX data need a group leader that takes AUX snapshots. */
+TEST(aux_sample_size_needs_an_aux_leader)
+{
+	struct perf_event_attr attr;
+	int leader, fd;
+
+	sw_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS);
+	attr.sample_period = 1;
+	attr.sample_type = PERF_SAMPLE_AUX;
+	attr.aux_sample_size = 64;
+	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	EXPECT_EQ(-1, fd);
+	EXPECT_EQ(EINVAL, errno);
+
+	sw_attr(&attr, PERF_COUNT_SW_TASK_CLOCK);
+	leader = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	ASSERT_GE(leader, 0);
+	sw_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS);
+	attr.sample_period = 1;
+	attr.sample_type = PERF_SAMPLE_AUX;
+	attr.aux_sample_size = 64;
+	fd = sys_perf_event_open(&attr, 0, -1, leader, 0);
+	EXPECT_EQ(-1, fd);
+	EXPECT_EQ(EINVAL, errno);
+	close(leader);
 }
 
 /* ---------------------------------------------------------------------
@@ -401,6 +429,73 @@ TEST_F(writer, unmap_under_a_running_event)
 	munmap(aux, 2 * page);
 	ring_unmap(&r);
 	close(fd);
+}
+
+/*
+ * A page-fault sampler in the writer's group: each sample carries the last
+ * 64 bytes the writer wrote, eight consecutive words ending at a multiple
+ * of eight (the writer writes eight words at a time); zeroes before the
+ * writer has written anything.
+ */
+TEST_F(writer, samples_carry_aux_snapshots)
+{
+	long page = page_size();
+	__u64 buf[REC_MAX / 8], words;
+	struct perf_event_attr attr;
+	struct perf_event_header *h;
+	int leader, fd, samples = 0, i;
+	struct ring lr, r;
+	void *aux;
+
+	leader = open_writer(self->type, 64);
+	ASSERT_GE(leader, 0) TH_LOG("aux_test: %s", strerror(errno));
+	ASSERT_EQ(0, ring_map(&lr, leader, 8, PROT_READ | PROT_WRITE));
+	aux = aux_map(leader, &lr, 8, 2, PROT_READ | PROT_WRITE);
+	ASSERT_NE(NULL, aux) TH_LOG("aux mmap: %s", strerror(errno));
+
+	sw_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS);
+	attr.sample_period = 1;
+	attr.sample_type = PERF_SAMPLE_AUX;
+	attr.aux_sample_size = 64;
+	attr.exclude_kernel = 1;
+	fd = sys_perf_event_open(&attr, 0, -1, leader, 0);
+	ASSERT_GE(fd, 0) TH_LOG("AUX sampler: %s", strerror(errno));
+	ASSERT_EQ(0, ring_map(&r, fd, 8, PROT_READ | PROT_WRITE));
+
+	ASSERT_EQ(0, ioctl(leader, PERF_EVENT_IOC_ENABLE, 0));
+	switch_out(2);
+	ASSERT_EQ(0, fault_n(4));
+	ASSERT_EQ(0, ioctl(leader, PERF_EVENT_IOC_DISABLE, 0));
+	words = read_value(leader) / 8;
+
+	while ((h = ring_next(&r, buf, sizeof(buf)))) {
+		if (h->type != PERF_RECORD_SAMPLE)
+			continue;
+		/* size, then the data */
+		ASSERT_EQ(sizeof(*h) + 8 + 64, h->size);
+		ASSERT_EQ(64, buf[1]);
+		if (!buf[9]) {
+			/* a fault before the writer's first burst: zeroes */
+			for (i = 2; i < 9; i++)
+				EXPECT_EQ(0, buf[i]);
+			continue;
+		}
+		EXPECT_EQ(0, buf[9] % 8) TH_LOG("last word %llu",
+					(unsigned long long)buf[9]);
+		EXPECT_LE(buf[9], words);
+		for (i = 2; i < 9; i++)
+			EXPECT_EQ(buf[i] + 1, buf[i + 1]);
+		samples++;
+	}
+	EXPECT_FALSE(r.bad);
+	/* the faults after two bursts at least */
+	EXPECT_GE(samples, 4);
+
+	ring_unmap(&r);
+	close(fd);
+	munmap(aux, 2 * page);
+	ring_unmap(&lr);
+	close(leader);
 }
 
 TEST_HARNESS_MAIN
