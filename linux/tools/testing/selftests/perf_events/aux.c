@@ -480,8 +480,8 @@ TEST_F(writer, samples_carry_aux_snapshots)
 				EXPECT_EQ(0, buf[i]);
 			continue;
 		}
-		EXPECT_EQ(0, buf[9] % 8) TH_LOG("last word %llu",
-					(unsigned long long)buf[9]);
+		EXPECT_EQ(0, buf[9] % 8)
+			TH_LOG("last word %llu", (unsigned long long)buf[9]);
 		EXPECT_LE(buf[9], words);
 		for (i = 2; i < 9; i++)
 			EXPECT_EQ(buf[i] + 1, buf[i + 1]);
