@@ -61,11 +61,14 @@ static DEFINE_PER_CPU(bool, perf_tick_throttled);
  */
 
 /*
- * Charge one interrupt to @event.  Return: 1 if it is (now) throttled and
- * its driver must stop it, 0 if it may go on.  With @may_throttle false
- * the interrupt is counted but cannot be the one that throttles: a
- * software event that overflows once per occurrence is never throttled
- * (its rate is the rate of what it counts), as in mainline.
+ * Charge one interrupt to @event.  The perf_samples_per_tick-th interrupt
+ * of a tick is the last: its sample is still written, then the event is
+ * throttled until a later tick, so a tick sees at most that many samples.
+ * Return: 1 if it is (now) throttled and its driver must stop it, 0 if it
+ * may go on.  With @may_throttle false the interrupt is counted but
+ * cannot be the one that throttles: a software event that overflows once
+ * per occurrence is never throttled (its rate is the rate of what it
+ * counts), as in mainline.
  */
 static int perf_charge_interrupt(struct perf_event *event, bool may_throttle)
 {
@@ -78,7 +81,7 @@ static int perf_charge_interrupt(struct perf_event *event, bool may_throttle)
 		hwc->interrupts_seq = seq;
 		hwc->interrupts = 0;
 	}
-	if (++hwc->interrupts <= (u64)READ_ONCE(perf_samples_per_tick) ||
+	if (++hwc->interrupts < (u64)READ_ONCE(perf_samples_per_tick) ||
 	    !may_throttle)
 		return 0;
 

@@ -258,7 +258,8 @@ static void switch_chains(struct __test_metadata *_metadata, int contexts)
 	ASSERT_GE(fd, 0) TH_LOG("%s", strerror(errno));
 	ASSERT_EQ(0, ring_map(&r, fd, 8, PROT_READ | PROT_WRITE));
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
-	for (i = 0; i < 4; i++)
+	/* a sleep that ends before it begins does not switch: ask for more */
+	for (i = 0; i < 12; i++)
 		usleep(100);
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
 
