@@ -38,24 +38,6 @@ static long page_size(void)
 	return sysconf(_SC_PAGESIZE);
 }
 
-static int read_int(const char *path, int *val)
-{
-	char s[32];
-	ssize_t n;
-	int fd;
-
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return -1;
-	n = read(fd, s, sizeof(s) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	s[n] = 0;
-	*val = atoi(s);
-	return 0;
-}
-
 /* Map the AUX area of @r's event: @pages at @data_pages + 1 pages in. */
 static void *aux_map(int fd, struct ring *r, int data_pages, int pages,
 		     int prot)

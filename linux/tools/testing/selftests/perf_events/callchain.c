@@ -27,24 +27,6 @@
 #define MAX_STACK	"/proc/sys/kernel/perf_event_max_stack"
 #define MAX_CONTEXTS	"/proc/sys/kernel/perf_event_max_contexts_per_stack"
 
-static int read_int(const char *path, int *val)
-{
-	char s[32];
-	ssize_t n;
-	int fd;
-
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return -1;
-	n = read(fd, s, sizeof(s) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	s[n] = 0;
-	*val = atoi(s);
-	return 0;
-}
-
 /* write_int() that keeps errno for the caller to look at */
 static int write_str(const char *path, const char *s)
 {

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
@@ -113,6 +114,44 @@ static inline int fault_n(int n)
 	return 0;
 }
 
+/* The id PERF_EVENT_IOC_ID gives for @fd; ~0ULL if the ioctl fails. */
+static inline __u64 event_id(int fd)
+{
+	__u64 id = 0;
+
+	if (ioctl(fd, PERF_EVENT_IOC_ID, &id))
+		return ~0ULL;
+	return id;
+}
+
+static inline int enable(int fd)
+{
+	return ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+}
+
+static inline int disable(int fd)
+{
+	return ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+}
+
+/* CLOCK_MONOTONIC now, in nanoseconds (what attr.clockid times use). */
+static inline long long monotonic_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* The two u32 halves of a record word, in memory order. */
+static inline __u32 half(__u64 word, int i)
+{
+	__u32 pair[2];
+
+	memcpy(pair, &word, sizeof(pair));
+	return pair[i];
+}
+
 /* Restrict task @pid (0: the caller) to @cpu. */
 static inline int pin_to_cpu(pid_t pid, int cpu)
 {
@@ -185,6 +224,19 @@ static inline int write_int(const char *path, int val)
 	ret = write(fd, s, len) == len ? 0 : -1;
 	close(fd);
 	return ret;
+}
+
+/* Read a decimal (sysctl or sysfs) file into *@val; 0, or -1. */
+static inline int read_int(const char *path, int *val)
+{
+	FILE *f = fopen(path, "r");
+	int ok;
+
+	if (!f)
+		return -1;
+	ok = fscanf(f, "%d", val) == 1;
+	fclose(f);
+	return ok ? 0 : -1;
 }
 
 /*

@@ -43,18 +43,6 @@
 #define R_NOCOUNT	251	/* opened, but did not count */
 #define R_SETUP		252	/* something else went wrong */
 
-static int read_int(const char *path, int *val)
-{
-	FILE *f = fopen(path, "r");
-	int ok;
-
-	if (!f)
-		return -1;
-	ok = fscanf(f, "%d", val) == 1;
-	fclose(f);
-	return ok ? 0 : -1;
-}
-
 /* Safety net: whatever happens to a test, the level at startup returns. */
 static pid_t main_pid;
 static int startup_paranoid;

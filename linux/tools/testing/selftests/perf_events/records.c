@@ -44,60 +44,6 @@ static void dummy_attr(struct perf_event_attr *attr)
 	attr->exclude_hv = 1;
 }
 
-static __u64 event_id(int fd)
-{
-	__u64 id = 0;
-
-	if (ioctl(fd, PERF_EVENT_IOC_ID, &id))
-		return ~0ULL;
-	return id;
-}
-
-static int enable(int fd)
-{
-	return ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
-}
-
-static int disable(int fd)
-{
-	return ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
-}
-
-static long long monotonic_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-/* The two u32 halves of a record word, in memory order. */
-static __u32 half(__u64 word, int i)
-{
-	__u32 pair[2];
-
-	memcpy(pair, &word, sizeof(pair));
-	return pair[i];
-}
-
-static int read_int(const char *path, int *val)
-{
-	char s[32];
-	ssize_t n;
-	int fd;
-
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return -1;
-	n = read(fd, s, sizeof(s) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	s[n] = 0;
-	*val = atoi(s);
-	return 0;
-}
-
 /* ---------------------------------------------------------------------
  * THROTTLE and UNTHROTTLE
  */

@@ -63,15 +63,6 @@ static int open_faults_attr(struct perf_event_attr *attr, int cpu)
 	return sys_perf_event_open(attr, 0, cpu, -1, 0);
 }
 
-static __u64 event_id(int fd)
-{
-	__u64 id = 0;
-
-	if (ioctl(fd, PERF_EVENT_IOC_ID, &id))
-		return ~0ULL;
-	return id;
-}
-
 static int known_type(__u32 type)
 {
 	return type == PERF_RECORD_SAMPLE || type == PERF_RECORD_LOST ||

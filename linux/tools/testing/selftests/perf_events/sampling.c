@@ -65,25 +65,6 @@ static void dummy_attr(struct perf_event_attr *attr, __u64 sample_type)
 	attr->exclude_hv = 1;
 }
 
-static __u64 event_id(int fd)
-{
-	__u64 id = 0;
-
-	if (ioctl(fd, PERF_EVENT_IOC_ID, &id))
-		return ~0ULL;
-	return id;
-}
-
-static int enable(int fd)
-{
-	return ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
-}
-
-static int disable(int fd)
-{
-	return ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
-}
-
 /* @n fresh anonymous pages (small ones), not yet touched. */
 static char *fresh_pages(int n)
 {
@@ -98,14 +79,6 @@ static char *fresh_pages(int n)
 	return p;
 }
 
-static long long monotonic_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
 /* The u64 that holds { u32 pid, tid; } as samples and records have it. */
 static __u64 pid_tid(pid_t pid, pid_t tid)
 {
@@ -114,15 +87,6 @@ static __u64 pid_tid(pid_t pid, pid_t tid)
 
 	memcpy(&v, pair, sizeof(v));
 	return v;
-}
-
-/* The two u32 halves of a record word, in memory order. */
-static __u32 half(__u64 word, int i)
-{
-	__u32 pair[2];
-
-	memcpy(pair, &word, sizeof(pair));
-	return pair[i];
 }
 
 TEST(sample_layout)
