@@ -335,6 +335,9 @@ int perf_sampling_attr_check(struct perf_event_attr *attr);
 /* The tick's work on one event (context.c's perf_ctx_tick() calls it). */
 void perf_event_tick_event(struct perf_event *event);
 
+/* hw.interrupts of a throttled event */
+#define PERF_THROTTLED		(~0ULL)
+
 /*
  * The files of the sampling side (issue 4) keep their interface in a
  * header beside them; see notes/sampling-design.md for who owns what.
@@ -343,6 +346,19 @@ void perf_event_tick_event(struct perf_event *event);
 #include "sample.h"
 #include "records.h"
 #include "tracepoint.h"
+
+/*
+ * @event goes on a PMU again (context.c, before pmu->add()): a throttle
+ * ends there, so that the event does not run, and overflow, while still
+ * marked throttled.  UNTHROTTLE is written as at a tick.
+ */
+static inline void perf_throttle_sched_in(struct perf_event *event)
+{
+	if (unlikely(event->hw.interrupts == PERF_THROTTLED)) {
+		event->hw.interrupts = 0;
+		perf_log_throttle(event, 1);
+	}
+}
 
 /* --- small helpers ---------------------------------------------------- */
 

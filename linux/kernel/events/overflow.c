@@ -44,9 +44,6 @@
 
 #include "internal.h"
 
-/* hw.interrupts of a throttled event */
-#define PERF_THROTTLED		(~0ULL)
-
 /*
  * Per CPU: the tick number, which restarts every event's interrupt budget
  * (an event keeps the number of the tick its count belongs to in
@@ -387,6 +384,13 @@ static int perf_overflow(struct perf_event *event,
 	if (unlikely(!is_sampling_event(event)))
 		return 0;
 
+	/*
+	 * A throttled event that still overflows (its driver has not stopped
+	 * it yet) writes nothing: a throttle ends at a tick or at sched-in,
+	 * with UNTHROTTLE, and between the two there are no samples.
+	 */
+	if (unlikely(event->hw.interrupts == PERF_THROTTLED))
+		return 1;
 	stop = perf_charge_interrupt(event, may_throttle);
 	if (event->attr.freq)
 		perf_freq_overflow(event);
