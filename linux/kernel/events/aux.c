@@ -47,6 +47,9 @@
 #include "ring_buffer.h"
 #include "aux.h"
 
+/* a pause or resume is running on this CPU (perf_aux_pause()) */
+static DEFINE_PER_CPU(int, perf_aux_pausing);
+
 struct perf_aux_area {
 	refcount_t		refs;		/* mappings (one), transactions */
 	atomic_t		mmap_count;	/* VMAs that map it */
@@ -597,31 +600,125 @@ void *perf_get_aux(struct perf_output_handle *handle)
 EXPORT_SYMBOL_GPL(perf_get_aux);
 
 /* ---------------------------------------------------------------------
- * AUX data in samples (attr.aux_sample_size, PERF_SAMPLE_AUX)
+ * Events tied to an AUX leader
  *
- * An event with aux_sample_size joins the group of an AUX event whose PMU
- * can take snapshots (pmu->snapshot_aux()).  Each of its samples then
- * carries up to that many bytes of the leader's latest AUX data, copied by
- * the driver with perf_output_copy_aux() while the sample is written.
+ * Three kinds of group member work with the AUX event that leads their
+ * group, and hold a reference on it in event->aux_event:
+ *
+ *  - aux_output: the member's PMU writes its records into the leader's
+ *    AUX area instead of the ring buffer (PEBS via Intel PT).  The member
+ *    PMU has PERF_PMU_CAP_AUX_OUTPUT and its aux_output_match() accepts
+ *    the leader; the data path is the two drivers'.  Such a member runs
+ *    only in the leader's group: when the leader goes, it is put in
+ *    error and stays there.
+ *  - aux_pause / aux_resume: an overflow of the member pauses or resumes
+ *    the leader's tracing (PERF_EF_PAUSE / PERF_EF_RESUME), on a leader
+ *    PMU with PERF_PMU_CAP_AUX_PAUSE; the leader may start paused
+ *    (aux_start_paused).
+ *  - aux_sample_size: the member's samples carry a snapshot of the
+ *    leader's latest AUX data (pmu->snapshot_aux(), PERF_SAMPLE_AUX),
+ *    copied by the driver with perf_output_copy_aux().
  */
 
 /**
- * perf_aux_sample_attach - make @leader the AUX source of @event's samples
- * @event: a new event with attr.aux_sample_size
+ * perf_aux_attr_check - AUX attributes against the event's own PMU
+ * @event: a new event whose PMU accepted it
+ *
+ * Return: -EOPNOTSUPP for aux_output on a PMU that cannot write into an
+ * AUX area (or with aux_pause/aux_resume), for aux_start_paused on a PMU
+ * that cannot pause; -EINVAL for aux_pause with aux_resume; else 0, with
+ * a start-paused event marked paused.
+ */
+int perf_aux_attr_check(struct perf_event *event)
+{
+	struct perf_event_attr *attr = &event->attr;
+	int caps = event->pmu->capabilities;
+
+	if (likely(!attr->aux_output && !attr->aux_action))
+		return 0;
+	if (attr->aux_output &&
+	    (!(caps & PERF_PMU_CAP_AUX_OUTPUT) ||
+	     attr->aux_pause || attr->aux_resume))
+		return -EOPNOTSUPP;
+	if (attr->aux_pause && attr->aux_resume)
+		return -EINVAL;
+	if (attr->aux_start_paused) {
+		if (!(caps & PERF_PMU_CAP_AUX_PAUSE))
+			return -EOPNOTSUPP;
+		event->hw.aux_paused = 1;
+	}
+	return 0;
+}
+
+/**
+ * perf_aux_link - tie a new group member to its AUX leader
+ * @event: a new event
  * @leader: the group it joins, or NULL
  *
- * Return: 0 with a reference on @leader in event->aux_event, or -EINVAL
- * when there is no group, or its leader cannot give AUX snapshots.
+ * For aux_output, aux_pause, aux_resume and aux_sample_size events; does
+ * nothing for others.
+ *
+ * Return: 0 (with a reference on @leader in event->aux_event), or -EINVAL
+ * when there is no group, its leader has no AUX area, or cannot do what
+ * the member asks: take its aux_output (aux_output_match()), pause
+ * (PERF_PMU_CAP_AUX_PAUSE), give snapshots (snapshot_aux()); and for
+ * aux_output together with aux_sample_size.
  */
-int perf_aux_sample_attach(struct perf_event *event, struct perf_event *leader)
+int perf_aux_link(struct perf_event *event, struct perf_event *leader)
 {
-	if (!leader || leader == event || !has_aux(leader) ||
-	    !leader->pmu->snapshot_aux)
+	struct perf_event_attr *attr = &event->attr;
+
+	if (likely(!attr->aux_output && !has_aux_action(event)))
+		return 0;
+	if (!leader || leader == event || !has_aux(leader))
+		return -EINVAL;
+	if (attr->aux_output &&
+	    (attr->aux_sample_size || !event->pmu->aux_output_match ||
+	     !event->pmu->aux_output_match(leader)))
+		return -EINVAL;
+	if ((attr->aux_pause || attr->aux_resume) &&
+	    !(leader->pmu->capabilities & PERF_PMU_CAP_AUX_PAUSE))
+		return -EINVAL;
+	if (attr->aux_sample_size && !leader->pmu->snapshot_aux)
 		return -EINVAL;
 	if (!perf_event_tryget(leader))
 		return -EINVAL;
 	event->aux_event = leader;
 	return 0;
+}
+
+/**
+ * perf_aux_pause - pause or resume an AUX leader's tracing
+ * @leader: the member's event->aux_event
+ * @pause: true to pause, false to resume
+ *
+ * From the overflow of an aux_pause / aux_resume member, in any context
+ * (NMI included), on the CPU where the group runs.  The driver's stop()
+ * and start() are called with PERF_EF_PAUSE / PERF_EF_RESUME only when
+ * hw.aux_paused changes, and not from inside one another (an NMI member
+ * overflowing while an IRQ one pauses finds the leader busy and leaves
+ * it).  hw.aux_paused stays as set across context switches: a driver
+ * checks it when it starts.
+ */
+void perf_aux_pause(struct perf_event *leader, bool pause)
+{
+	struct hw_perf_event *hwc = &leader->hw;
+	unsigned long flags;
+
+	local_irq_save(flags);
+	if (READ_ONCE(leader->state) != PERF_EVENT_STATE_ACTIVE ||
+	    READ_ONCE(leader->oncpu) != smp_processor_id() ||
+	    READ_ONCE(hwc->aux_paused) == pause ||
+	    this_cpu_xchg(perf_aux_pausing, 1))
+		goto out;
+	WRITE_ONCE(hwc->aux_paused, pause);
+	if (pause)
+		leader->pmu->stop(leader, PERF_EF_PAUSE);
+	else
+		leader->pmu->start(leader, PERF_EF_RESUME);
+	this_cpu_write(perf_aux_pausing, 0);
+out:
+	local_irq_restore(flags);
 }
 
 /* The AUX area @leader writes to, with a reference; RCU held. */

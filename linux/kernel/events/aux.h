@@ -15,8 +15,8 @@ void perf_aux_vma_open(struct perf_buffer *rb);
 void perf_aux_vma_close(struct perf_event *event, struct perf_buffer *rb,
 			struct mm_struct *mm);
 
-/* samples carrying the group leader's AUX data (attr.aux_sample_size) */
-int perf_aux_sample_attach(struct perf_event *event, struct perf_event *leader);
+/* members tied to an AUX leader: aux_output, aux_pause/resume, samples */
+int perf_aux_link(struct perf_event *event, struct perf_event *leader);
 u64 perf_aux_sample_size(struct perf_event *event, u64 room);
 void perf_aux_sample_output(struct perf_event *event,
 			    struct perf_output_handle *handle, u64 size);

@@ -16,9 +16,17 @@
  * It begins its AUX transaction when it is started and ends it when it
  * is stopped, like a trace unit that runs while its task runs.  It takes
  * snapshots for other events' samples (PERF_SAMPLE_AUX): the last bytes it
- * wrote.
+ * wrote.  It can be paused (aux_start_paused, members' aux_pause and
+ * aux_resume): a pause ends the transaction as a stop does, a resume
+ * begins a new one, and nothing is written while paused.
+ *
+ * An aux_test event with aux_output in the group of another one writes
+ * into the leader's open transaction instead: each time it is started
+ * (with its group, after the leader), one word, AUX_TEST_MARK or'ed with
+ * its own count of starts.  The leader's next burst follows it.
  */
 
+#include <linux/bits.h>
 #include <linux/init.h>
 #include <linux/moduleparam.h>
 #include <linux/mutex.h>
@@ -28,6 +36,7 @@
 
 #define AUX_TEST_BURST_MAX	(64 * 1024)
 #define AUX_TEST_BURST_DEFAULT	64
+#define AUX_TEST_MARK		BIT_ULL(63)
 
 /* What setup_aux() gives back: the area's pages. */
 struct aux_test_buf {
@@ -36,10 +45,14 @@ struct aux_test_buf {
 	bool		overwrite;
 };
 
-/* Per event: the open transaction and the next word to write. */
+/*
+ * Per event: the open transaction, the next word to write, and the bytes
+ * aux_output members have put into the transaction before the burst.
+ */
 struct aux_test_state {
 	struct perf_output_handle	handle;
 	u64				next_word;
+	unsigned long			pending;
 };
 
 /* events alive: the PMU may go only when there are none */
@@ -90,28 +103,53 @@ static void aux_test_fill(struct aux_test_buf *buf, struct aux_test_state *st,
 	}
 }
 
-static void aux_test_start(struct perf_event *event, int flags)
+/* An aux_output member starts: one marked word into its leader's area. */
+static void aux_test_mark(struct perf_event *event)
+{
+	struct aux_test_state *st = event->pmu_private, *lst;
+	struct perf_event *leader = event->aux_event;
+	struct aux_test_buf *buf;
+	unsigned long size, off;
+
+	if (!leader || leader->pmu != &aux_test_pmu)
+		return;
+	lst = leader->pmu_private;
+	buf = perf_get_aux(&lst->handle);
+	if (!buf || (!buf->overwrite &&
+		     lst->pending + sizeof(u64) > lst->handle.size))
+		return;
+	size = (unsigned long)buf->nr_pages << PAGE_SHIFT;
+	off = (lst->handle.head + lst->pending) & (size - 1);
+	*(u64 *)(buf->pages[off >> PAGE_SHIFT] + offset_in_page(off)) =
+		AUX_TEST_MARK | st->next_word++;
+	lst->pending += sizeof(u64);
+	local64_add(sizeof(u64), &event->count);
+}
+
+/* Begin a transaction; false if there is no AUX area to write to. */
+static bool aux_test_begin(struct perf_event *event)
 {
 	struct aux_test_state *st = event->pmu_private;
 
-	event->hw.state = 0;
-	if (!perf_aux_output_begin(&st->handle, event)) {
-		event->hw.state = PERF_HES_STOPPED;
-		return;
-	}
+	if (perf_get_aux(&st->handle))
+		return true;
+	st->pending = 0;
+	if (!perf_aux_output_begin(&st->handle, event))
+		return false;
 	/* one PERF_RECORD_ITRACE_START is enough */
 	perf_event_itrace_started(event);
+	return true;
 }
 
-static void aux_test_stop(struct perf_event *event, int flags)
+/* End the open transaction, if any, with a burst of numbered words. */
+static void aux_test_end(struct perf_event *event)
 {
 	struct aux_test_state *st = event->pmu_private;
 	struct perf_output_handle *handle = &st->handle;
 	unsigned long want = event->attr.config ?: AUX_TEST_BURST_DEFAULT;
-	unsigned long len = want;
+	unsigned long len = st->pending + want;
 	struct aux_test_buf *buf;
 
-	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
 	buf = perf_get_aux(handle);
 	if (!buf)
 		return;
@@ -120,9 +158,44 @@ static void aux_test_stop(struct perf_event *event, int flags)
 		len = round_down(handle->size, sizeof(u64));
 		perf_aux_output_flag(handle, PERF_AUX_FLAG_TRUNCATED);
 	}
-	aux_test_fill(buf, st, handle->head, len);
+	aux_test_fill(buf, st, handle->head + st->pending, len - st->pending);
+	st->pending = 0;
 	local64_add(len, &event->count);
 	perf_aux_output_end(handle, len);
+}
+
+static void aux_test_start(struct perf_event *event, int flags)
+{
+	if (event->attr.aux_output) {
+		event->hw.state = 0;
+		aux_test_mark(event);
+		return;
+	}
+	if (flags & PERF_EF_RESUME) {
+		aux_test_begin(event);
+		return;
+	}
+	event->hw.state = 0;
+	if (READ_ONCE(event->hw.aux_paused))
+		return;
+	if (!aux_test_begin(event))
+		event->hw.state = PERF_HES_STOPPED;
+}
+
+static void aux_test_stop(struct perf_event *event, int flags)
+{
+	if (flags & PERF_EF_PAUSE) {
+		aux_test_end(event);
+		return;
+	}
+	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
+	aux_test_end(event);
+}
+
+/* aux_output members may write into another aux_test event's area */
+static int aux_test_aux_output_match(struct perf_event *aux_event)
+{
+	return aux_event->pmu == &aux_test_pmu;
 }
 
 /*
@@ -187,7 +260,8 @@ static void aux_test_free_aux(void *data)
 
 static struct pmu aux_test_pmu = {
 	.task_ctx_nr	= perf_sw_context,
-	.capabilities	= PERF_PMU_CAP_NO_NMI | PERF_PMU_CAP_ITRACE,
+	.capabilities	= PERF_PMU_CAP_NO_NMI | PERF_PMU_CAP_ITRACE |
+			  PERF_PMU_CAP_AUX_OUTPUT | PERF_PMU_CAP_AUX_PAUSE,
 
 	.event_init	= aux_test_event_init,
 	.add		= aux_test_add,
@@ -198,6 +272,7 @@ static struct pmu aux_test_pmu = {
 	.setup_aux	= aux_test_setup_aux,
 	.free_aux	= aux_test_free_aux,
 	.snapshot_aux	= aux_test_snapshot_aux,
+	.aux_output_match = aux_test_aux_output_match,
 };
 
 static DEFINE_MUTEX(aux_test_lock);

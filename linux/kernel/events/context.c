@@ -1277,6 +1277,11 @@ static void detach_group(struct perf_event *event)
 		groups_add(sibling);
 		if (sibling->state == PERF_EVENT_STATE_ACTIVE)
 			event_sched_out(sibling);
+		/* it wrote into our AUX area: it cannot run on its own */
+		if (unlikely(sibling->attr.aux_output) &&
+		    sibling->aux_event == event &&
+		    sibling->state > PERF_EVENT_STATE_ERROR)
+			event_set_state(sibling, PERF_EVENT_STATE_ERROR);
 	}
 	event->nr_siblings = 0;
 	event->attach_state &= ~PERF_ATTACH_GROUP;
@@ -1368,8 +1373,14 @@ void perf_event_enable_locked(struct perf_event *event)
 
 	assert_event_locked(event);
 	raw_spin_lock_irq(&ctx->lock);
+	/*
+	 * An aux_output event whose AUX leader left the group has nowhere to
+	 * write to: it stays as it is (in error).
+	 */
 	if (event->state >= PERF_EVENT_STATE_INACTIVE ||
-	    event->state < PERF_EVENT_STATE_ERROR) {
+	    event->state < PERF_EVENT_STATE_ERROR ||
+	    (unlikely(event->attr.aux_output) &&
+	     event->aux_event != event->group_leader)) {
 		raw_spin_unlock_irq(&ctx->lock);
 		return;
 	}

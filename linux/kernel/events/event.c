@@ -195,6 +195,10 @@ struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
 	if (err)
 		goto fail;
 
+	err = perf_aux_attr_check(event);
+	if (err)
+		goto fail_pmu;
+
 	err = perf_callchain_event_init(event);
 	if (err)
 		goto fail_pmu;

@@ -68,9 +68,12 @@ static struct perf_event *inherit_event(struct perf_event *from,
 		return ERR_CAST(epc);
 	}
 	event->pmu_ctx = epc;
-	/* AUX samples come from the copy of the leader */
+	/* AUX samples, aux_output and pauses go to the copy of the leader */
 	if (from->aux_event && leader && perf_event_tryget(leader))
 		event->aux_event = leader;
+	/* an aux_output event without its AUX leader does not run */
+	if (unlikely(from->attr.aux_output) && !event->aux_event)
+		event->state = PERF_EVENT_STATE_ERROR;
 	perf_ctx_get(ctx);
 	perf_install_event(ctx, event, -1);
 

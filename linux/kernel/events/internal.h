@@ -330,8 +330,9 @@ void perf_event_queue_wakeup(struct perf_event *event);
 /* Event set-up and tear-down of the overflow state (event.c) */
 void perf_overflow_init_event(struct perf_event *event);
 void perf_overflow_free_event(struct perf_event *event);
-/* Sampling attributes the core supports now: -EINVAL/-EOPNOTSUPP or 0 */
-int perf_sampling_attr_check(struct perf_event_attr *attr);
+/* aux.c: AUX attributes against the event's PMU; pausing an AUX leader */
+int perf_aux_attr_check(struct perf_event *event);
+void perf_aux_pause(struct perf_event *leader, bool pause);
 /* The tick's work on one event (context.c's perf_ctx_tick() calls it). */
 void perf_event_tick_event(struct perf_event *event);
 

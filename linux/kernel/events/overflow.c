@@ -395,9 +395,13 @@ static int perf_overflow(struct perf_event *event,
 	if (event->attr.freq)
 		perf_freq_overflow(event);
 
+	/* an AUX leader's trace pauses before this sample, resumes after */
+	if (unlikely(event->attr.aux_pause))
+		perf_aux_pause(event->aux_event, true);
+
 	/* a sample the BPF program drops does not count any further */
 	if (event->prog && !perf_event_run_bpf_overflow(event, data, regs))
-		return stop;
+		goto out;
 
 	event->pending_kill = POLL_IN;
 	if (atomic_read(&event->event_limit) &&
@@ -416,7 +420,9 @@ static int perf_overflow(struct perf_event *event,
 	/* SIGIO goes to the owner of the fd: an inherited copy's parent */
 	if (READ_ONCE((event->parent ?: event)->fasync) && event->pending_kill)
 		perf_event_queue_wakeup(event);
-
+out:
+	if (unlikely(event->attr.aux_resume))
+		perf_aux_pause(event->aux_event, false);
 	return stop;
 }
 
@@ -488,26 +494,4 @@ void perf_swevent_event(struct perf_event *event, u64 nr,
 	if (local64_add_negative(nr, &hwc->period_left))
 		return;
 	perf_swevent_overflow(event, 0, data, regs);
-}
-
-/* ---------------------------------------------------------------------
- * Attributes
- */
-
-/**
- * perf_sampling_attr_check - what of sampling this core does not do yet
- * @attr: the attributes of a new event
- *
- * The AUX area is there (aux_watermark sets its wake-ups), and samples
- * can carry a snapshot of a group leader's AUX data (aux_sample_size,
- * PERF_SAMPLE_AUX).  Samples written into another event's AUX area
- * (aux_output) and pausing AUX output (aux_action) are not.
- *
- * Return: -EOPNOTSUPP for aux_output and aux_action, else 0.
- */
-int perf_sampling_attr_check(struct perf_event_attr *attr)
-{
-	if (attr->aux_output || attr->aux_action)
-		return -EOPNOTSUPP;
-	return 0;
 }

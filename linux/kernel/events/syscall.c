@@ -37,10 +37,13 @@
  *   sigtrap on a CPU-wide event                                 EINVAL
  *   inherit and PERF_SAMPLE_READ without PERF_SAMPLE_TID        EINVAL
  *   PERF_SAMPLE_CALLCHAIN deeper than perf_event_max_stack      EOVERFLOW
- *   aux_output, aux_action, not yet (perf_sampling_attr_check) EOPNOTSUPP
  *   event allocation: no PMU for type/config, PMU refusal,
  *     uncore PMU for a task, cgroup fd, exclusive PMU busy      ENOENT/...
  *   sampling on a PMU without an interrupt                      EOPNOTSUPP
+ *   aux_output on a PMU without PERF_PMU_CAP_AUX_OUTPUT, or
+ *     with aux_pause/aux_resume; aux_start_paused on a PMU
+ *     without PERF_PMU_CAP_AUX_PAUSE (perf_aux_attr_check)      EOPNOTSUPP
+ *   aux_pause with aux_resume                                   EINVAL
  *   cgroup fd bad, or the group leader in another cgroup      EBADF/EINVAL
  *   unknown clockid, or a clock not NMI safe for an NMI PMU     EINVAL
  *   signal while waiting for the target's exec_update_lock      EINTR
@@ -53,7 +56,8 @@
  *   group leader exited meanwhile                               ENODEV
  *   pinned or exclusive event that is not a group leader        EINVAL
  *   hardware event joining another PMU's hardware group         EINVAL
- *   aux_sample_size without a leader that takes AUX snapshots   EINVAL
+ *   aux_output, aux_pause/resume or aux_sample_size without an
+ *     AUX leader that can take it (perf_aux_link)               EINVAL
  *   PERF_FLAG_FD_OUTPUT to an event that cannot share its
  *     buffer (perf_event_set_output())                          EINVAL
  *   the group's read() layout would pass 16 KiB                 E2BIG
@@ -353,7 +357,7 @@ static int perf_check_target(struct perf_event_attr *attr,
 	    attr->sample_max_stack > READ_ONCE(sysctl_perf_event_max_stack))
 		return -EOVERFLOW;
 
-	return perf_sampling_attr_check(attr);
+	return 0;
 }
 
 /*
@@ -579,12 +583,10 @@ static struct file *perf_open_install(struct perf_open_args *args,
 			goto out_ctx;
 	}
 
-	/* its samples take AUX data from the group's leader */
-	if (args->attr.aux_sample_size) {
-		err = perf_aux_sample_attach(event, args->leader);
-		if (err)
-			goto out_ctx;
-	}
+	/* aux_output, aux_pause/resume and AUX samples need an AUX leader */
+	err = perf_aux_link(event, args->leader);
+	if (err)
+		goto out_ctx;
 
 	epc = perf_epc_find_get(ctx, event);
 	if (IS_ERR(epc)) {
@@ -767,10 +769,6 @@ struct perf_event *perf_event_create_kernel_counter(struct perf_event_attr *attr
 	/* No group to take AUX data from; the CPU/task pair must make sense. */
 	if (attr->aux_output || attr->aux_action || !perf_cpu_arg_ok(task, cpu))
 		return ERR_PTR(-EINVAL);
-
-	err = perf_sampling_attr_check(attr);
-	if (err)
-		return ERR_PTR(err);
 
 	counter = perf_event_alloc(attr, cpu, task, NULL, NULL,
 				   overflow_handler, context, -1);

@@ -6,8 +6,10 @@
  * space: PERF_RECORD_ITRACE_START, a PERF_RECORD_AUX per piece, aux_head,
  * the data itself, a full area (TRUNCATED, then the event stops until the
  * reader catches up), overwrite mode, unmapping the area under a
- * running event, and samples that carry a snapshot of the area
- * (aux_sample_size, PERF_SAMPLE_AUX).
+ * running event, samples that carry a snapshot of the area
+ * (aux_sample_size, PERF_SAMPLE_AUX), group members that write into their
+ * leader's area (aux_output) or pause and resume it on overflow
+ * (aux_pause, aux_resume, aux_start_paused).
  *
  * The AUX writer is the "aux_test" PMU of debug kernels, registered
  * through /sys/module/aux_test/parameters/enable; where there is no such
@@ -148,6 +150,76 @@ TEST(aux_sample_size_needs_an_aux_leader)
 	EXPECT_EQ(-1, fd);
 	EXPECT_EQ(EINVAL, errno);
 	close(leader);
+}
+
+/* aux_output needs a PMU that can write into another event's AUX area. */
+TEST(aux_output_needs_a_capable_pmu)
+{
+	struct perf_event_attr attr;
+	int leader, fd;
+
+	sw_attr(&attr, PERF_COUNT_SW_CPU_CLOCK);
+	attr.aux_output = 1;
+	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	EXPECT_EQ(-1, fd);
+	EXPECT_EQ(EOPNOTSUPP, errno);
+
+	sw_attr(&attr, PERF_COUNT_SW_TASK_CLOCK);
+	leader = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	ASSERT_GE(leader, 0);
+	sw_attr(&attr, PERF_COUNT_SW_CPU_CLOCK);
+	attr.aux_output = 1;
+	fd = sys_perf_event_open(&attr, 0, -1, leader, 0);
+	EXPECT_EQ(-1, fd);
+	EXPECT_EQ(EOPNOTSUPP, errno);
+	close(leader);
+}
+
+/*
+ * aux_action: starting paused needs a PMU that can pause; pausing and
+ * resuming on overflow need a group leader that can, and are exclusive;
+ * the other bits are reserved.
+ */
+TEST(aux_action_checks)
+{
+	struct perf_event_attr attr;
+	int leader, fd;
+
+	sw_attr(&attr, PERF_COUNT_SW_TASK_CLOCK);
+	attr.aux_start_paused = 1;
+	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	EXPECT_EQ(-1, fd);
+	EXPECT_EQ(EOPNOTSUPP, errno);
+
+	sw_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS);
+	attr.sample_period = 1;
+	attr.aux_pause = 1;
+	attr.aux_resume = 1;
+	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	EXPECT_EQ(-1, fd);
+	EXPECT_EQ(EINVAL, errno);
+
+	attr.aux_resume = 0;
+	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	EXPECT_EQ(-1, fd);
+	EXPECT_EQ(EINVAL, errno);
+
+	sw_attr(&attr, PERF_COUNT_SW_TASK_CLOCK);
+	leader = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	ASSERT_GE(leader, 0);
+	sw_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS);
+	attr.sample_period = 1;
+	attr.aux_resume = 1;
+	fd = sys_perf_event_open(&attr, 0, -1, leader, 0);
+	EXPECT_EQ(-1, fd);
+	EXPECT_EQ(EINVAL, errno);
+	close(leader);
+
+	sw_attr(&attr, PERF_COUNT_SW_TASK_CLOCK);
+	attr.aux_action = 1u << 3;
+	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	EXPECT_EQ(-1, fd);
+	EXPECT_EQ(EINVAL, errno);
 }
 
 /* ---------------------------------------------------------------------
@@ -478,6 +550,187 @@ TEST_F(writer, samples_carry_aux_snapshots)
 	close(fd);
 	munmap(aux, 2 * page);
 	ring_unmap(&lr);
+	close(leader);
+}
+
+#define AUX_TEST_MARK	(1ULL << 63)
+
+/*
+ * An aux_test member with aux_output writes one marked word into its
+ * leader's transaction each time the group goes on the CPU, so every
+ * piece the leader hands over starts with it.  The member needs the
+ * leader (not another group, not alone, not with aux_sample_size); once
+ * the leader is closed it is in error for good.
+ */
+TEST_F(writer, aux_output_writes_into_the_leader)
+{
+	long page = page_size();
+	struct perf_event_attr attr;
+	struct aux_rec recs[64];
+	int leader, other, fd, n, i, j, itrace;
+	__u64 *words, w = 0, value[2];
+	struct ring r;
+
+	leader = open_writer(self->type, 64);
+	ASSERT_GE(leader, 0) TH_LOG("aux_test: %s", strerror(errno));
+	ASSERT_EQ(0, ring_map(&r, leader, 8, PROT_READ | PROT_WRITE));
+	words = aux_map(leader, &r, 8, 4, PROT_READ | PROT_WRITE);
+	ASSERT_NE(NULL, words) TH_LOG("aux mmap: %s", strerror(errno));
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = self->type;
+	attr.aux_output = 1;
+	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	EXPECT_EQ(-1, fd);
+	EXPECT_EQ(EINVAL, errno);
+	sw_attr(&attr, PERF_COUNT_SW_TASK_CLOCK);
+	other = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	ASSERT_GE(other, 0);
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = self->type;
+	attr.aux_output = 1;
+	fd = sys_perf_event_open(&attr, 0, -1, other, 0);
+	EXPECT_EQ(-1, fd);
+	EXPECT_EQ(EINVAL, errno);
+	close(other);
+	attr.aux_sample_size = 64;
+	fd = sys_perf_event_open(&attr, 0, -1, leader, 0);
+	EXPECT_EQ(-1, fd);
+	EXPECT_EQ(EINVAL, errno);
+	attr.aux_sample_size = 0;
+	attr.aux_pause = 1;
+	fd = sys_perf_event_open(&attr, 0, -1, leader, 0);
+	EXPECT_EQ(-1, fd);
+	EXPECT_EQ(EOPNOTSUPP, errno);
+	attr.aux_pause = 0;
+	fd = sys_perf_event_open(&attr, 0, -1, leader, 0);
+	ASSERT_GE(fd, 0) TH_LOG("aux_output member: %s", strerror(errno));
+
+	ASSERT_EQ(0, ioctl(leader, PERF_EVENT_IOC_ENABLE, 0));
+	switch_out(6);
+	ASSERT_EQ(0, ioctl(leader, PERF_EVENT_IOC_DISABLE, 0));
+
+	n = aux_records(&r, recs, 64, &itrace);
+	ASSERT_GE(n, 3) TH_LOG("%d AUX records", n);
+	for (i = 0; i < n; i++) {
+		__u64 *p = words + recs[i].offset / 8;
+
+		/* the member's word, then the leader's burst */
+		ASSERT_EQ(72, recs[i].size);
+		ASSERT_LE(recs[i].offset + 72, 4 * page);
+		EXPECT_EQ(AUX_TEST_MARK | (i + 1), p[0]);
+		for (j = 1; j < 9; j++)
+			EXPECT_EQ(++w, p[j]);
+	}
+	EXPECT_EQ(8 * (__u64)n, read_value(fd));
+
+	/* without its leader the member does not run, even when enabled */
+	munmap(words, 4 * page);
+	ring_unmap(&r);
+	close(leader);
+	EXPECT_EQ(0, read(fd, value, sizeof(value)));
+	EXPECT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+	switch_out(2);
+	EXPECT_EQ(0, read(fd, value, sizeof(value)));
+	close(fd);
+}
+
+/* A member that overflows on every page fault of this task. */
+static int open_fault_member(int leader, int pause, int resume)
+{
+	struct perf_event_attr attr;
+
+	sw_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS);
+	attr.sample_period = 1;
+	attr.aux_pause = pause;
+	attr.aux_resume = resume;
+	return sys_perf_event_open(&attr, 0, -1, leader, 0);
+}
+
+/*
+ * A leader that starts paused writes nothing, however often it is
+ * switched, until a member's overflow resumes it.
+ */
+TEST_F(writer, start_paused_until_resumed)
+{
+	long page = page_size();
+	struct aux_rec recs[64];
+	int leader, fd, n, itrace;
+	struct perf_event_attr attr;
+	struct ring r;
+	void *aux;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = self->type;
+	attr.config = 64;
+	attr.disabled = 1;
+	attr.aux_start_paused = 1;
+	leader = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	ASSERT_GE(leader, 0) TH_LOG("aux_test: %s", strerror(errno));
+	ASSERT_EQ(0, ring_map(&r, leader, 8, PROT_READ | PROT_WRITE));
+	aux = aux_map(leader, &r, 8, 4, PROT_READ | PROT_WRITE);
+	ASSERT_NE(NULL, aux) TH_LOG("aux mmap: %s", strerror(errno));
+
+	ASSERT_EQ(0, ioctl(leader, PERF_EVENT_IOC_ENABLE, 0));
+	switch_out(6);
+	ASSERT_EQ(0, ioctl(leader, PERF_EVENT_IOC_DISABLE, 0));
+	EXPECT_EQ(0, aux_records(&r, recs, 64, &itrace));
+	EXPECT_EQ(0, r.meta->aux_head);
+	EXPECT_EQ(0, read_value(leader));
+
+	fd = open_fault_member(leader, 0, 1);
+	ASSERT_GE(fd, 0) TH_LOG("aux_resume member: %s", strerror(errno));
+	ASSERT_EQ(0, ioctl(leader, PERF_EVENT_IOC_ENABLE, 0));
+	ASSERT_EQ(0, fault_n(2));
+	switch_out(6);
+	ASSERT_EQ(0, ioctl(leader, PERF_EVENT_IOC_DISABLE, 0));
+	n = aux_records(&r, recs, 64, &itrace);
+	EXPECT_GE(n, 2) TH_LOG("%d AUX records", n);
+	EXPECT_EQ(64 * (__u64)n, r.meta->aux_head);
+	EXPECT_GE(read_value(fd), 2);
+
+	close(fd);
+	munmap(aux, 4 * page);
+	ring_unmap(&r);
+	close(leader);
+}
+
+/*
+ * A member's overflow pauses the leader: the pause hands over what the
+ * leader had, and from then on nothing more comes, across switches.
+ */
+TEST_F(writer, pause_on_overflow)
+{
+	long page = page_size();
+	int leader, fd;
+	__u64 head;
+	struct ring r;
+	void *aux;
+
+	leader = open_writer(self->type, 64);
+	ASSERT_GE(leader, 0) TH_LOG("aux_test: %s", strerror(errno));
+	ASSERT_EQ(0, ring_map(&r, leader, 8, PROT_READ | PROT_WRITE));
+	aux = aux_map(leader, &r, 8, 4, PROT_READ | PROT_WRITE);
+	ASSERT_NE(NULL, aux) TH_LOG("aux mmap: %s", strerror(errno));
+	fd = open_fault_member(leader, 1, 0);
+	ASSERT_GE(fd, 0) TH_LOG("aux_pause member: %s", strerror(errno));
+
+	ASSERT_EQ(0, ioctl(leader, PERF_EVENT_IOC_ENABLE, 0));
+	ASSERT_EQ(0, fault_n(2));
+	head = r.meta->aux_head;
+	EXPECT_GE(head, 64);
+	switch_out(6);
+	EXPECT_EQ(head, r.meta->aux_head);
+	ASSERT_EQ(0, ioctl(leader, PERF_EVENT_IOC_DISABLE, 0));
+	EXPECT_EQ(head, r.meta->aux_head);
+	EXPECT_EQ(head, read_value(leader));
+
+	close(fd);
+	munmap(aux, 4 * page);
+	ring_unmap(&r);
 	close(leader);
 }
 
