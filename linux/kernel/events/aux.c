@@ -841,15 +841,3 @@ long perf_output_copy_aux(struct perf_output_handle *aux_handle,
 	}
 	return copied;
 }
-
-/**
- * perf_event_addr_filters_sync - bring an event's address filters up to date
- * @event: the event
- *
- * Address filters (PERF_EVENT_IOC_SET_FILTER on AUX events) are not
- * supported: no event has any, so there is nothing to do.
- */
-void perf_event_addr_filters_sync(struct perf_event *event)
-{
-}
-EXPORT_SYMBOL_GPL(perf_event_addr_filters_sync);

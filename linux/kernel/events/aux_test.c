@@ -24,6 +24,12 @@
  * into the leader's open transaction instead: each time it is started
  * (with its group, after the leader), one word, AUX_TEST_MARK or'ed with
  * its own count of starts.  The leader's next burst follows it.
+ *
+ * It takes two address filters ("filter" and "stop" with a size, as Intel
+ * PT).  With bit 0 of attr.config1 set, each burst is instead 8 words that
+ * show the filters its driver side has: how many, then start, size and
+ * action of each (zeroes past the last), then how many times the core
+ * has synced them.
  */
 
 #include <linux/bits.h>
@@ -37,6 +43,8 @@
 #define AUX_TEST_BURST_MAX	(64 * 1024)
 #define AUX_TEST_BURST_DEFAULT	64
 #define AUX_TEST_MARK		BIT_ULL(63)
+#define AUX_TEST_NR_FILTERS	2
+#define AUX_TEST_SHOW_FILTERS	BIT_ULL(0)	/* attr.config1 */
 
 /* What setup_aux() gives back: the area's pages. */
 struct aux_test_buf {
@@ -53,6 +61,15 @@ struct aux_test_state {
 	struct perf_output_handle	handle;
 	u64				next_word;
 	unsigned long			pending;
+
+	/* the address filters as the core last synced them */
+	struct {
+		u64			start;
+		u64			size;
+		u64			action;
+	} filter[AUX_TEST_NR_FILTERS];
+	u64				nr_filters;
+	u64				syncs;
 };
 
 /* events alive: the PMU may go only when there are none */
@@ -103,6 +120,31 @@ static void aux_test_fill(struct aux_test_buf *buf, struct aux_test_state *st,
 	}
 }
 
+/* The filter words of AUX_TEST_SHOW_FILTERS, @len bytes of them at @pos. */
+static void aux_test_fill_filters(struct aux_test_buf *buf,
+				  struct aux_test_state *st,
+				  unsigned long pos, unsigned long len)
+{
+	unsigned long size = (unsigned long)buf->nr_pages << PAGE_SHIFT;
+	u64 words[8] = { st->nr_filters };
+	unsigned long off;
+	int i;
+
+	for (i = 0; i < AUX_TEST_NR_FILTERS; i++) {
+		words[1 + 3 * i] = st->filter[i].start;
+		words[2 + 3 * i] = st->filter[i].size;
+		words[3 + 3 * i] = st->filter[i].action;
+	}
+	words[7] = st->syncs;
+	for (i = 0; len && i < ARRAY_SIZE(words); i++) {
+		off = pos & (size - 1);
+		*(u64 *)(buf->pages[off >> PAGE_SHIFT] + offset_in_page(off)) =
+			words[i];
+		pos += sizeof(u64);
+		len -= sizeof(u64);
+	}
+}
+
 /* An aux_output member starts: one marked word into its leader's area. */
 static void aux_test_mark(struct perf_event *event)
 {
@@ -146,9 +188,14 @@ static void aux_test_end(struct perf_event *event)
 {
 	struct aux_test_state *st = event->pmu_private;
 	struct perf_output_handle *handle = &st->handle;
+	bool show = event->attr.config1 & AUX_TEST_SHOW_FILTERS;
 	unsigned long want = event->attr.config ?: AUX_TEST_BURST_DEFAULT;
-	unsigned long len = st->pending + want;
+	unsigned long len;
 	struct aux_test_buf *buf;
+
+	if (show)
+		want = 8 * sizeof(u64);
+	len = st->pending + want;
 
 	buf = perf_get_aux(handle);
 	if (!buf)
@@ -158,7 +205,12 @@ static void aux_test_end(struct perf_event *event)
 		len = round_down(handle->size, sizeof(u64));
 		perf_aux_output_flag(handle, PERF_AUX_FLAG_TRUNCATED);
 	}
-	aux_test_fill(buf, st, handle->head + st->pending, len - st->pending);
+	if (show)
+		aux_test_fill_filters(buf, st, handle->head + st->pending,
+				      len - st->pending);
+	else
+		aux_test_fill(buf, st, handle->head + st->pending,
+			      len - st->pending);
 	st->pending = 0;
 	local64_add(len, &event->count);
 	perf_aux_output_end(handle, len);
@@ -176,6 +228,7 @@ static void aux_test_start(struct perf_event *event, int flags)
 		return;
 	}
 	event->hw.state = 0;
+	perf_event_addr_filters_sync(event);
 	if (READ_ONCE(event->hw.aux_paused))
 		return;
 	if (!aux_test_begin(event))
@@ -190,6 +243,40 @@ static void aux_test_stop(struct perf_event *event, int flags)
 	}
 	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
 	aux_test_end(event);
+}
+
+/* Like Intel PT: ranges to trace in or to stop at, no single addresses. */
+static int aux_test_addr_filters_validate(struct list_head *filters)
+{
+	struct perf_addr_filter *filter;
+
+	list_for_each_entry(filter, filters, entry)
+		if (!filter->size ||
+		    filter->action == PERF_ADDR_FILTER_ACTION_START)
+			return -EOPNOTSUPP;
+	return 0;
+}
+
+/* The core's ranges, now: head lock held, IRQs off. */
+static void aux_test_addr_filters_sync(struct perf_event *event)
+{
+	struct perf_addr_filters_head *head = perf_event_addr_filters(event);
+	struct perf_addr_filter_range *range = event->addr_filter_ranges;
+	struct aux_test_state *st = event->pmu_private;
+	struct perf_addr_filter *filter;
+	int i = 0;
+
+	memset(st->filter, 0, sizeof(st->filter));
+	list_for_each_entry(filter, &head->list, entry) {
+		if (i == AUX_TEST_NR_FILTERS)
+			break;
+		st->filter[i].start = range[i].start;
+		st->filter[i].size = range[i].size;
+		st->filter[i].action = filter->action;
+		i++;
+	}
+	st->nr_filters = i;
+	st->syncs++;
 }
 
 /* aux_output members may write into another aux_test event's area */
@@ -273,6 +360,9 @@ static struct pmu aux_test_pmu = {
 	.free_aux	= aux_test_free_aux,
 	.snapshot_aux	= aux_test_snapshot_aux,
 	.aux_output_match = aux_test_aux_output_match,
+	.nr_addr_filters = AUX_TEST_NR_FILTERS,
+	.addr_filters_validate = aux_test_addr_filters_validate,
+	.addr_filters_sync = aux_test_addr_filters_sync,
 };
 
 static DEFINE_MUTEX(aux_test_lock);

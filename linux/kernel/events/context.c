@@ -1553,6 +1553,52 @@ static void sync_here(void *data)
 	raw_spin_unlock(&ctx->lock);
 }
 
+struct restart_args {
+	struct perf_event	*event;
+	int			done;
+};
+
+static void restart_here(void *data)
+{
+	struct restart_args *args = data;
+	struct perf_event *event = args->event;
+	struct perf_event_context *ctx = event->ctx;
+
+	raw_spin_lock(&ctx->lock);
+	if (READ_ONCE(event->oncpu) == smp_processor_id()) {
+		if (event->state == PERF_EVENT_STATE_ACTIVE) {
+			event->pmu->stop(event, PERF_EF_UPDATE);
+			event->pmu->start(event, 0);
+		}
+		args->done = 1;
+	}
+	raw_spin_unlock(&ctx->lock);
+}
+
+/**
+ * perf_event_restart - stop and start an event where it runs
+ * @event: the event
+ *
+ * So that its driver takes a new configuration (address filters) from
+ * its start(); an event that is not running takes it when it next starts.
+ * Process context, IRQs on.
+ */
+void perf_event_restart(struct perf_event *event)
+{
+	struct restart_args args = { .event = event };
+
+	for (;;) {
+		int cpu = READ_ONCE(event->oncpu);
+
+		if (cpu < 0)
+			return;
+		if (smp_call_function_single(cpu, restart_here, &args, 1))
+			return;
+		if (args.done)
+			return;
+	}
+}
+
 /**
  * perf_event_sync - bring an event's count and times up to date
  * @event: the event

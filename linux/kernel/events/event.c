@@ -196,6 +196,8 @@ struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
 		goto fail;
 
 	err = perf_aux_attr_check(event);
+	if (!err)
+		err = perf_addr_filters_init(event);
 	if (err)
 		goto fail_pmu;
 
@@ -217,6 +219,7 @@ struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
 fail_callchain:
 	perf_callchain_event_free(event);
 fail_pmu:
+	kfree(event->addr_filter_ranges);
 	if (event->destroy)
 		event->destroy(event);
 	perf_pmu_put_event(event);
@@ -252,6 +255,7 @@ void perf_event_free(struct perf_event *event)
 	perf_event_release_bpf(event);
 	event_unaccount(event);
 	perf_cgroup_disconnect(event);
+	perf_addr_filters_free(event);
 	if (event->destroy)
 		event->destroy(event);
 	perf_pmu_put_event(event);

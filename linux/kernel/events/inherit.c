@@ -322,6 +322,7 @@ void perf_event_exec(void)
 	if (!ctx)
 		return;
 	mutex_lock(&ctx->mutex);
+	perf_addr_filters_exec(ctx);
 	perf_enable_on_exec(ctx);
 again:
 	list_for_each_entry(event, &ctx->event_list, event_entry) {

@@ -30,7 +30,10 @@
  *   tracepoint.c  tracepoint, kprobe and uprobe PMUs, filters
  *   bpf.c       BPF programs attached to events
  *   hw_breakpoint.c  the breakpoint PMU and its slot reservations
- *   aux.c       the AUX API, not there yet: no event has an AUX area
+ *   aux.c       the AUX area and the driver-facing AUX API, AUX samples,
+ *               aux_output and aux_pause/aux_resume members
+ *   addr_filter.c  address range filters of instruction trace PMUs
+ *   aux_test.c  (debug kernels) a software AUX writer for the selftests
  */
 #ifndef _KERNEL_EVENTS_INTERNAL_H
 #define _KERNEL_EVENTS_INTERNAL_H
@@ -150,6 +153,8 @@ int perf_event_period_locked(struct perf_event *event, u64 value);
 
 /* Bring event->count and the times up to date (IPI if active elsewhere). */
 int perf_event_sync(struct perf_event *event, bool group);
+/* Stop and start @event where it runs, so its driver reconfigures it. */
+void perf_event_restart(struct perf_event *event);
 void perf_event_times_now(struct perf_event *event, u64 *enabled,
 			  u64 *running);
 /*
@@ -346,6 +351,7 @@ void perf_event_tick_event(struct perf_event *event);
 #include "ring_buffer.h"
 #include "sample.h"
 #include "records.h"
+#include "addr_filter.h"
 #include "tracepoint.h"
 
 /*

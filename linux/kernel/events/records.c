@@ -509,10 +509,12 @@ static noinline void perf_sb_mmap_record(struct vm_area_struct *vma)
  * @vma: the new mapping, in current's address space (mmap lock held)
  *
  * Code mappings go to attr.mmap and attr.mmap2 listeners, the others to
- * attr.mmap_data ones.  May sleep.
+ * attr.mmap_data ones; file address filters of current's events that
+ * name the file follow a code mapping.  May sleep.
  */
 void perf_event_mmap(struct vm_area_struct *vma)
 {
+	perf_addr_filters_mmap(vma);
 	if (perf_sb_wanted(PERF_SB_MMAP))
 		perf_sb_mmap_record(vma);
 }

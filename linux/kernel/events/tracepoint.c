@@ -473,8 +473,9 @@ EXPORT_SYMBOL_GPL(perf_trace_run_bpf_submit);
  * @arg: the filter text, a user string of less than a page
  *
  * A tracing event takes an ftrace filter expression over the trace
- * event's fields, once (-EEXIST after that).  Address range filters,
- * for instruction trace PMUs, come with AUX support.
+ * event's fields, once (-EEXIST after that).  An event of a PMU with
+ * address range filters (instruction trace) takes those
+ * (perf_addr_filters_set()).
  *
  * Context: event->ctx->mutex held (perf_event_ctx_lock()); it is dropped
  * and taken again around building a tracing filter, since the tracing
@@ -482,7 +483,7 @@ EXPORT_SYMBOL_GPL(perf_trace_run_bpf_submit);
  * reference keeps the context alive meanwhile.
  *
  * Return: 0; -EFAULT or -ENOMEM copying the string; the tracing code's
- * error for a bad expression; -EOPNOTSUPP for address filters; -EINVAL
+ * error for a bad expression; perf_addr_filters_set()'s errors; -EINVAL
  * for a PMU that takes no filters.
  */
 int perf_event_set_filter(struct perf_event *event, void __user *arg)
@@ -501,7 +502,7 @@ int perf_event_set_filter(struct perf_event *event, void __user *arg)
 		err = ftrace_profile_set_filter(event, event->attr.config, text);
 		mutex_lock(&ctx->mutex);
 	} else if (has_addr_filter(event)) {
-		err = -EOPNOTSUPP;
+		err = perf_addr_filters_set(event, text);
 	} else {
 		err = -EINVAL;
 	}

@@ -55,16 +55,19 @@ static inline bool perf_event_is_tracing(struct perf_event *event)
 	return false;
 }
 
-/* No tracing events; address filters arrive with AUX support. */
+/* No tracing events: only address filters. */
 static inline int perf_event_set_filter(struct perf_event *event,
 					void __user *arg)
 {
 	char *text = strndup_user(arg, PAGE_SIZE);
+	int err = -EINVAL;
 
 	if (IS_ERR(text))
 		return PTR_ERR(text);
+	if (has_addr_filter(event))
+		err = perf_addr_filters_set(event, text);
 	kfree(text);
-	return event->pmu->nr_addr_filters ? -EOPNOTSUPP : -EINVAL;
+	return err;
 }
 
 static inline void perf_tp_free_filter(struct perf_event *event)

@@ -9,7 +9,9 @@
  * running event, samples that carry a snapshot of the area
  * (aux_sample_size, PERF_SAMPLE_AUX), group members that write into their
  * leader's area (aux_output) or pause and resume it on overflow
- * (aux_pause, aux_resume, aux_start_paused).
+ * (aux_pause, aux_resume, aux_start_paused), and address filters
+ * (PERF_EVENT_IOC_SET_FILTER): kernel ranges, file ranges resolved in
+ * the task's address space and moved when it maps the file.
  *
  * The AUX writer is the "aux_test" PMU of debug kernels, registered
  * through /sys/module/aux_test/parameters/enable; where there is no such
@@ -25,6 +27,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <linux/perf_event.h>
 
@@ -732,6 +735,281 @@ TEST_F(writer, pause_on_overflow)
 	munmap(aux, 4 * page);
 	ring_unmap(&r);
 	close(leader);
+}
+
+/* ---------------------------------------------------------------------
+ * Address filters (aux_test takes two, "filter" and "stop" with a size)
+ */
+
+#define SHOW_FILTERS	1	/* attr.config1: bursts show the filters */
+#define ACT_STOP	0	/* the kernel's PERF_ADDR_FILTER_ACTION_* */
+#define ACT_FILTER	2
+
+static int open_filter_writer(int type, pid_t pid, int cpu)
+{
+	struct perf_event_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = type;
+	attr.config1 = SHOW_FILTERS;
+	attr.disabled = 1;
+	return sys_perf_event_open(&attr, pid, cpu, -1, 0);
+}
+
+/* 0, or the errno of PERF_EVENT_IOC_SET_FILTER with @text. */
+static int set_filter(int fd, const char *text)
+{
+	return ioctl(fd, PERF_EVENT_IOC_SET_FILTER, text) ? errno : 0;
+}
+
+/* The 8 filter words of the last AUX record; -1 if there is none. */
+static int last_filters(struct ring *r, void *aux, __u64 *words)
+{
+	struct aux_rec recs[256];
+	int n, itrace;
+
+	n = aux_records(r, recs, 256, &itrace);
+	if (n <= 0 || recs[n - 1].size != 64)
+		return -1;
+	memcpy(words, (char *)aux + recs[n - 1].offset, 64);
+	return 0;
+}
+
+TEST_F(writer, address_filter_errors)
+{
+	char text[512];
+	int fd, cpu_fd;
+
+	fd = open_filter_writer(self->type, 0, -1);
+	ASSERT_GE(fd, 0) TH_LOG("aux_test: %s", strerror(errno));
+
+	EXPECT_EQ(EINVAL, set_filter(fd, "bogus 0x1000/0x100"));
+	EXPECT_EQ(EINVAL, set_filter(fd, "filter"));
+	EXPECT_EQ(EINVAL, set_filter(fd, "filter 0x1000"));
+	EXPECT_EQ(EINVAL, set_filter(fd, "filter 0x1000/0x100 stop"));
+	EXPECT_EQ(EINVAL, set_filter(fd, "filter 0x10q0/0x100"));
+	EXPECT_EQ(EINVAL, set_filter(fd, "filter 0x1000/0x100@"));
+	EXPECT_EQ(EINVAL, set_filter(fd, "filter 0/0x100@/"));
+	EXPECT_EQ(ENOENT, set_filter(fd, "filter 0/0x100@/no/such/file"));
+	/* what the PMU cannot do: single addresses, "start", a third */
+	EXPECT_EQ(EOPNOTSUPP, set_filter(fd, "stop 0x1000"));
+	EXPECT_EQ(EOPNOTSUPP, set_filter(fd, "start 0x1000/0x100"));
+	EXPECT_EQ(EOPNOTSUPP,
+		  set_filter(fd, "filter 0x1000/0x100,filter 0x3000/0x100,stop 0x5000/0x10"));
+	EXPECT_EQ(0, set_filter(fd, "filter 0x1000/0x100 stop 0x1080/8"));
+	EXPECT_EQ(0, set_filter(fd, ""));
+
+	/* a CPU-wide event sees every address space: no files */
+	cpu_fd = open_filter_writer(self->type, -1, 0);
+	ASSERT_GE(cpu_fd, 0) TH_LOG("CPU-wide aux_test: %s", strerror(errno));
+	snprintf(text, sizeof(text), "filter 0/0x100@/proc/self/exe");
+	EXPECT_EQ(EOPNOTSUPP, set_filter(cpu_fd, text));
+	EXPECT_EQ(0, set_filter(cpu_fd, "filter 0x1000/0x100"));
+	close(cpu_fd);
+	close(fd);
+}
+
+/* Where this program's code is mapped: start address and file offset. */
+static int exe_text(unsigned long *start, unsigned long *offset)
+{
+	char exe[512], line[1024], path[512], perms[8];
+	unsigned long end;
+	ssize_t len;
+	FILE *maps;
+	int found = -1;
+
+	len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (len <= 0)
+		return -1;
+	exe[len] = '\0';
+	maps = fopen("/proc/self/maps", "r");
+	if (!maps)
+		return -1;
+	while (found && fgets(line, sizeof(line), maps)) {
+		path[0] = '\0';
+		if (sscanf(line, "%lx-%lx %7s %lx %*s %*s %511s", start, &end,
+			   perms, offset, path) < 4)
+			continue;
+		if (perms[2] == 'x' && !strcmp(path, exe))
+			found = 0;
+	}
+	fclose(maps);
+	return found;
+}
+
+/*
+ * A kernel range reaches the driver as written; a range in this program's
+ * file as the address where its code is mapped.
+ */
+TEST_F(writer, kernel_and_file_filters_reach_the_driver)
+{
+	unsigned long text_start, text_off;
+	long page = page_size();
+	char text[512];
+	__u64 w[8];
+	struct ring r;
+	void *aux;
+	int fd;
+
+	ASSERT_EQ(0, exe_text(&text_start, &text_off));
+	fd = open_filter_writer(self->type, 0, -1);
+	ASSERT_GE(fd, 0) TH_LOG("aux_test: %s", strerror(errno));
+	ASSERT_EQ(0, ring_map(&r, fd, 8, PROT_READ | PROT_WRITE));
+	aux = aux_map(fd, &r, 8, 4, PROT_READ | PROT_WRITE);
+	ASSERT_NE(NULL, aux) TH_LOG("aux mmap: %s", strerror(errno));
+
+	snprintf(text, sizeof(text),
+		 "filter 0x7f0000001000/0x2000,stop 0x%lx/0x40@/proc/self/exe",
+		 text_off + 0x80);
+	ASSERT_EQ(0, set_filter(fd, text));
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+	switch_out(3);
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+
+	ASSERT_EQ(0, last_filters(&r, aux, w));
+	EXPECT_EQ(2, w[0]);
+	EXPECT_EQ(0x7f0000001000ULL, w[1]);
+	EXPECT_EQ(0x2000, w[2]);
+	EXPECT_EQ(ACT_FILTER, w[3]);
+	EXPECT_EQ(text_start + 0x80, w[4]);
+	EXPECT_EQ(0x40, w[5]);
+	EXPECT_EQ(ACT_STOP, w[6]);
+	EXPECT_GE(w[7], 1);
+
+	munmap(aux, 4 * page);
+	ring_unmap(&r);
+	close(fd);
+}
+
+/*
+ * A filter in a file that is not mapped yet has no address; mapping the
+ * file's code gives it one, on the running event.
+ */
+TEST_F(writer, file_filter_follows_mmap)
+{
+	long page = page_size();
+	char path[64], text[128];
+	int fd, file;
+	__u64 w[8];
+	struct ring r;
+	char *code;
+	void *aux;
+
+	snprintf(path, sizeof(path), "/tmp/pe-aux-filter-%d", getpid());
+	file = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	ASSERT_GE(file, 0) TH_LOG("%s: %s", path, strerror(errno));
+	ASSERT_EQ(0, ftruncate(file, 4 * page));
+
+	fd = open_filter_writer(self->type, 0, -1);
+	ASSERT_GE(fd, 0) TH_LOG("aux_test: %s", strerror(errno));
+	ASSERT_EQ(0, ring_map(&r, fd, 8, PROT_READ | PROT_WRITE));
+	aux = aux_map(fd, &r, 8, 4, PROT_READ | PROT_WRITE);
+	ASSERT_NE(NULL, aux) TH_LOG("aux mmap: %s", strerror(errno));
+	snprintf(text, sizeof(text), "filter 0x%lx/0x800@%s", page, path);
+	ASSERT_EQ(0, set_filter(fd, text));
+
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+	switch_out(3);
+	ASSERT_EQ(0, last_filters(&r, aux, w));
+	EXPECT_EQ(1, w[0]);
+	EXPECT_EQ(0, w[1]);
+	EXPECT_EQ(0, w[2]);
+
+	code = mmap(NULL, 4 * page, PROT_READ | PROT_EXEC, MAP_PRIVATE, file,
+		    0);
+	if (code == MAP_FAILED) {
+		unlink(path);
+		SKIP(return, "no executable mapping of %s: %s", path,
+		     strerror(errno));
+	}
+	switch_out(3);
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+	ASSERT_EQ(0, last_filters(&r, aux, w));
+	EXPECT_EQ(1, w[0]);
+	EXPECT_EQ((unsigned long)code + page, w[1]);
+	EXPECT_EQ(0x800, w[2]);
+	EXPECT_EQ(ACT_FILTER, w[3]);
+
+	munmap(code, 4 * page);
+	close(file);
+	unlink(path);
+	munmap(aux, 4 * page);
+	ring_unmap(&r);
+	close(fd);
+}
+
+/*
+ * A child maps the file's code (the range gets an address), then execs:
+ * the new program has other mappings, so the range has none again.
+ */
+TEST_F(writer, exec_clears_file_ranges)
+{
+	struct aux_rec recs[256];
+	int fd, file, go[2], n, i, itrace, status, mapped = 0;
+	long page = page_size();
+	char path[64], text[128];
+	__u64 *w = NULL;
+	struct ring r;
+	pid_t pid;
+	void *aux;
+
+	snprintf(path, sizeof(path), "/tmp/pe-aux-exec-%d", getpid());
+	file = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	ASSERT_GE(file, 0) TH_LOG("%s: %s", path, strerror(errno));
+	ASSERT_EQ(0, ftruncate(file, 4 * page));
+	ASSERT_EQ(0, pipe(go));
+
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+		char c;
+
+		if (read(go[0], &c, 1) != 1)
+			_exit(1);
+		if (mmap(NULL, 4 * page, PROT_READ | PROT_EXEC, MAP_PRIVATE,
+			 file, 0) == MAP_FAILED)
+			_exit(2);
+		switch_out(3);
+		dup2(null, 1);
+		dup2(null, 2);
+		/* the harness prints its usage and exits */
+		execl("/proc/self/exe", "aux", "-h", (char *)NULL);
+		_exit(3);
+	}
+
+	fd = open_filter_writer(self->type, pid, -1);
+	ASSERT_GE(fd, 0) TH_LOG("aux_test: %s", strerror(errno));
+	ASSERT_EQ(0, ring_map(&r, fd, 8, PROT_READ | PROT_WRITE));
+	aux = aux_map(fd, &r, 8, 4, PROT_READ | PROT_WRITE);
+	ASSERT_NE(NULL, aux) TH_LOG("aux mmap: %s", strerror(errno));
+	snprintf(text, sizeof(text), "filter 0x%lx/0x800@%s", page, path);
+	ASSERT_EQ(0, set_filter(fd, text));
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+	ASSERT_EQ(1, write(go[1], "g", 1));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	unlink(path);
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 2)
+		SKIP(return, "no executable mapping of %s", path);
+
+	n = aux_records(&r, recs, 256, &itrace);
+	ASSERT_GE(n, 2) TH_LOG("%d AUX records", n);
+	for (i = 0; i < n; i++) {
+		ASSERT_EQ(64, recs[i].size);
+		w = (__u64 *)((char *)aux + recs[i].offset);
+		if (w[1])
+			mapped++;
+	}
+	EXPECT_GE(mapped, 1);
+	/* after the exec: no address */
+	EXPECT_EQ(0, w[1]);
+	EXPECT_EQ(0, w[2]);
+
+	close(file);
+	munmap(aux, 4 * page);
+	ring_unmap(&r);
+	close(fd);
 }
 
 TEST_HARNESS_MAIN
