@@ -54,38 +54,46 @@ atomic_t perf_file_filter_owners = ATOMIC_INIT(0);
  * perf_addr_filters_init - set up a new event's address filter state
  * @event: a new event whose PMU has accepted it
  *
- * An inherited copy starts with its parent's ranges: the child's address
- * space is a copy of the parent's until it execs.
- *
  * Return: 0 or -ENOMEM.
  */
 int perf_addr_filters_init(struct perf_event *event)
 {
-	struct perf_addr_filters_head *head;
-	unsigned long flags;
-	unsigned int nr;
-
 	raw_spin_lock_init(&event->addr_filters.lock);
 	INIT_LIST_HEAD(&event->addr_filters.list);
 	if (!has_addr_filter(event))
 		return 0;
 
-	nr = event->pmu->nr_addr_filters;
-	event->addr_filter_ranges = kcalloc(nr, sizeof(*event->addr_filter_ranges),
+	event->addr_filter_ranges = kcalloc(event->pmu->nr_addr_filters,
+					    sizeof(*event->addr_filter_ranges),
 					    GFP_KERNEL);
 	if (!event->addr_filter_ranges)
 		return -ENOMEM;
-	if (event->parent) {
-		head = perf_event_addr_filters(event);
-		raw_spin_lock_irqsave(&head->lock, flags);
-		memcpy(event->addr_filter_ranges,
-		       event->parent->addr_filter_ranges,
-		       nr * sizeof(*event->addr_filter_ranges));
-		raw_spin_unlock_irqrestore(&head->lock, flags);
-	}
 	/* the driver's copy (generation 0) is out of date from the start */
 	event->addr_filters_gen = 1;
 	return 0;
+}
+
+/**
+ * perf_addr_filters_inherit - a copy for a new child starts where @from is
+ * @event: the copy, not yet installed
+ * @from: the event it copies (the parent task's)
+ *
+ * The child's address space is a copy of the parent task's until it
+ * execs, so its file ranges are the same.
+ */
+void perf_addr_filters_inherit(struct perf_event *event,
+			       struct perf_event *from)
+{
+	struct perf_addr_filters_head *head;
+	unsigned long flags;
+
+	if (!event->addr_filter_ranges || !from->addr_filter_ranges)
+		return;
+	head = perf_event_addr_filters(event);
+	raw_spin_lock_irqsave(&head->lock, flags);
+	memcpy(event->addr_filter_ranges, from->addr_filter_ranges,
+	       event->pmu->nr_addr_filters * sizeof(*event->addr_filter_ranges));
+	raw_spin_unlock_irqrestore(&head->lock, flags);
 }
 
 static void free_filter_list(struct list_head *list)

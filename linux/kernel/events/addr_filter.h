@@ -10,6 +10,8 @@ struct perf_event;
 struct perf_event_context;
 
 int perf_addr_filters_init(struct perf_event *event);
+void perf_addr_filters_inherit(struct perf_event *event,
+			       struct perf_event *from);
 void perf_addr_filters_free(struct perf_event *event);
 int perf_addr_filters_set(struct perf_event *event, char *text);
 void perf_addr_filters_exec(struct perf_event_context *ctx);

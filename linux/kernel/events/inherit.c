@@ -52,6 +52,7 @@ static struct perf_event *inherit_event(struct perf_event *from,
 	}
 	event->state = from->state >= PERF_EVENT_STATE_INACTIVE ?
 		       PERF_EVENT_STATE_INACTIVE : PERF_EVENT_STATE_OFF;
+	perf_addr_filters_inherit(event, from);
 	/* a frequency event starts from the period its parent reached */
 	if (from->attr.freq && from->attr.sample_freq) {
 		u64 period = READ_ONCE(from->hw.sample_period);
