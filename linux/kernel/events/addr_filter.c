@@ -451,17 +451,41 @@ EXPORT_SYMBOL_GPL(perf_event_addr_filters_sync);
  * Following the address space
  */
 
-/*
- * Restart @event if it runs here: ctx->lock held, IRQs off, on the CPU
- * of the context (current's).
- */
-static void restart_if_here(struct perf_event *event)
+/* Whether @event has file filters (they are its owner's). */
+static bool has_file_filters(struct perf_event *event)
 {
-	if (event->state == PERF_EVENT_STATE_ACTIVE &&
-	    event->oncpu == smp_processor_id()) {
-		event->pmu->stop(event, PERF_EF_UPDATE);
-		event->pmu->start(event, 0);
+	return event->addr_filter_ranges &&
+	       READ_ONCE(perf_event_addr_filters(event)->nr_file_filters);
+}
+
+/*
+ * Move @event's file ranges to where @vma maps their files, or clear them
+ * all when @vma is NULL (exec).  The owner's head lock held.  Return: true
+ * if one changed; the generation has then moved on.
+ */
+static bool file_ranges_update(struct perf_event *event,
+			       struct vm_area_struct *vma)
+{
+	struct perf_addr_filters_head *head = perf_event_addr_filters(event);
+	struct perf_addr_filter_range *range = event->addr_filter_ranges;
+	struct perf_addr_filter *filter;
+	bool changed = false;
+
+	list_for_each_entry(filter, &head->list, entry) {
+		if (filter->path.dentry) {
+			if (!vma) {
+				range->start = 0;
+				range->size = 0;
+				changed = true;
+			} else if (filter_in_vma(filter, vma, range)) {
+				changed = true;
+			}
+		}
+		range++;
 	}
+	if (changed)
+		event->addr_filters_gen++;
+	return changed;
 }
 
 /**
@@ -474,12 +498,10 @@ static void restart_if_here(struct perf_event *event)
 void __perf_addr_filters_mmap(struct vm_area_struct *vma)
 {
 	struct perf_addr_filters_head *head;
-	struct perf_addr_filter *filter;
 	struct perf_event_context *ctx;
 	struct perf_event *event;
 	unsigned long flags;
 	bool moved;
-	int i;
 
 	rcu_read_lock();
 	ctx = rcu_dereference(*task_ctxp(current));
@@ -487,26 +509,14 @@ void __perf_addr_filters_mmap(struct vm_area_struct *vma)
 		goto out;
 	raw_spin_lock_irqsave(&ctx->lock, flags);
 	list_for_each_entry(event, &ctx->event_list, event_entry) {
-		if (!event->addr_filter_ranges)
+		if (!has_file_filters(event))
 			continue;
 		head = perf_event_addr_filters(event);
-		if (!head->nr_file_filters)
-			continue;
-		moved = false;
-		i = 0;
 		raw_spin_lock(&head->lock);
-		list_for_each_entry(filter, &head->list, entry) {
-			if (filter->path.dentry &&
-			    filter_in_vma(filter, vma,
-					  &event->addr_filter_ranges[i]))
-				moved = true;
-			i++;
-		}
-		if (moved)
-			event->addr_filters_gen++;
+		moved = file_ranges_update(event, vma);
 		raw_spin_unlock(&head->lock);
 		if (moved)
-			restart_if_here(event);
+			perf_event_restart_here(event);
 	}
 	raw_spin_unlock_irqrestore(&ctx->lock, flags);
 out:
@@ -520,34 +530,19 @@ out:
 void perf_addr_filters_exec(struct perf_event_context *ctx)
 {
 	struct perf_addr_filters_head *head;
-	struct perf_addr_filter *filter;
 	struct perf_event *event;
 	unsigned long flags;
 	bool cleared;
-	int i;
 
 	lockdep_assert_held(&ctx->mutex);
 	if (likely(!atomic_read(&perf_file_filter_owners)))
 		return;
 	list_for_each_entry(event, &ctx->event_list, event_entry) {
-		if (!event->addr_filter_ranges)
+		if (!has_file_filters(event))
 			continue;
 		head = perf_event_addr_filters(event);
-		if (!head->nr_file_filters)
-			continue;
-		cleared = false;
-		i = 0;
 		raw_spin_lock_irqsave(&head->lock, flags);
-		list_for_each_entry(filter, &head->list, entry) {
-			if (filter->path.dentry) {
-				event->addr_filter_ranges[i].start = 0;
-				event->addr_filter_ranges[i].size = 0;
-				cleared = true;
-			}
-			i++;
-		}
-		if (cleared)
-			event->addr_filters_gen++;
+		cleared = file_ranges_update(event, NULL);
 		raw_spin_unlock_irqrestore(&head->lock, flags);
 		if (cleared)
 			perf_event_restart(event);

@@ -1553,6 +1553,40 @@ static void sync_here(void *data)
 	raw_spin_unlock(&ctx->lock);
 }
 
+/*
+ * Run @here, an IPI handler that works on @event only if it finds it on
+ * its CPU (under ctx->lock) and then sets *@done, where @event is on a
+ * PMU, following it if it moves.  Return: true if it ran there, false if
+ * the event is on no PMU (or its CPU went away).
+ */
+static bool event_ipi(struct perf_event *event, smp_call_func_t here,
+		      void *args, int *done)
+{
+	for (;;) {
+		int cpu = READ_ONCE(event->oncpu);
+
+		if (cpu < 0)
+			return false;
+		if (smp_call_function_single(cpu, here, args, 1))
+			return false;
+		if (*done)
+			return true;
+	}
+}
+
+/**
+ * perf_event_restart_here - stop and start @event if it runs here
+ * @event: the event; its ctx->lock held, IRQs off
+ */
+void perf_event_restart_here(struct perf_event *event)
+{
+	if (event->state == PERF_EVENT_STATE_ACTIVE &&
+	    event->oncpu == smp_processor_id()) {
+		event->pmu->stop(event, PERF_EF_UPDATE);
+		event->pmu->start(event, 0);
+	}
+}
+
 struct restart_args {
 	struct perf_event	*event;
 	int			done;
@@ -1566,10 +1600,7 @@ static void restart_here(void *data)
 
 	raw_spin_lock(&ctx->lock);
 	if (READ_ONCE(event->oncpu) == smp_processor_id()) {
-		if (event->state == PERF_EVENT_STATE_ACTIVE) {
-			event->pmu->stop(event, PERF_EF_UPDATE);
-			event->pmu->start(event, 0);
-		}
+		perf_event_restart_here(event);
 		args->done = 1;
 	}
 	raw_spin_unlock(&ctx->lock);
@@ -1587,16 +1618,7 @@ void perf_event_restart(struct perf_event *event)
 {
 	struct restart_args args = { .event = event };
 
-	for (;;) {
-		int cpu = READ_ONCE(event->oncpu);
-
-		if (cpu < 0)
-			return;
-		if (smp_call_function_single(cpu, restart_here, &args, 1))
-			return;
-		if (args.done)
-			return;
-	}
+	event_ipi(event, restart_here, &args, &args.done);
 }
 
 /**
@@ -1615,16 +1637,8 @@ int perf_event_sync(struct perf_event *event, bool group)
 	struct sync_args args = { .event = event, .group = group };
 	unsigned long flags;
 
-	for (;;) {
-		int cpu = READ_ONCE(event->oncpu);
-
-		if (cpu < 0)
-			break;
-		if (smp_call_function_single(cpu, sync_here, &args, 1))
-			break;
-		if (args.done)
-			return 0;
-	}
+	if (event_ipi(event, sync_here, &args, &args.done))
+		return 0;
 	/* not on any PMU: the count is final, only the times move */
 	raw_spin_lock_irqsave(&ctx->lock, flags);
 	ctx_update_time(ctx);

@@ -155,6 +155,8 @@ int perf_event_period_locked(struct perf_event *event, u64 value);
 int perf_event_sync(struct perf_event *event, bool group);
 /* Stop and start @event where it runs, so its driver reconfigures it. */
 void perf_event_restart(struct perf_event *event);
+/* The same, on this CPU with the event's ctx->lock held, if it runs here. */
+void perf_event_restart_here(struct perf_event *event);
 void perf_event_times_now(struct perf_event *event, u64 *enabled,
 			  u64 *running);
 /*

@@ -58,10 +58,11 @@ static DEFINE_PER_CPU(bool, perf_tick_throttled);
  */
 
 /*
- * Charge one interrupt to @event.  The perf_samples_per_tick-th interrupt
- * of a tick is the last: its sample is still written, then the event is
- * throttled until a later tick, so a tick sees at most that many samples.
- * Return: 1 if it is (now) throttled and its driver must stop it, 0 if it
+ * Charge one interrupt to @event, which is not throttled.  The
+ * perf_samples_per_tick-th interrupt of a tick is the last: its sample is
+ * still written, then the event is throttled until a later tick (or its
+ * next sched-in), so a tick sees at most that many samples.
+ * Return: 1 if it is now throttled and its driver must stop it, 0 if it
  * may go on.  With @may_throttle false the interrupt is counted but
  * cannot be the one that throttles: a software event that overflows once
  * per occurrence is never throttled (its rate is the rate of what it
@@ -72,8 +73,6 @@ static int perf_charge_interrupt(struct perf_event *event, bool may_throttle)
 	struct hw_perf_event *hwc = &event->hw;
 	u64 seq = __this_cpu_read(perf_tick_seq);
 
-	if (unlikely(hwc->interrupts == PERF_THROTTLED))
-		return 1;
 	if (hwc->interrupts_seq != seq) {
 		hwc->interrupts_seq = seq;
 		hwc->interrupts = 0;
@@ -100,6 +99,8 @@ static int perf_charge_interrupt(struct perf_event *event, bool may_throttle)
  */
 int perf_event_account_interrupt(struct perf_event *event)
 {
+	if (unlikely(event->hw.interrupts == PERF_THROTTLED))
+		return 1;
 	return perf_charge_interrupt(event, true);
 }
 
@@ -458,8 +459,6 @@ static void perf_swevent_overflow(struct perf_event *event, u64 nr,
 		nr = perf_swevent_set_period(event);
 	/* only the second and later overflows of one occurrence throttle */
 	for (; nr; nr--) {
-		if (event->hw.interrupts == PERF_THROTTLED)
-			return;
 		data->period = event->hw.last_period;
 		if (perf_overflow(event, data, regs, may_throttle))
 			return;

@@ -43,6 +43,20 @@ static long page_size(void)
 	return sysconf(_SC_PAGESIZE);
 }
 
+/*
+ * The errno of a perf_event_open() of @attr on this task that must fail;
+ * 0 if it opened (the event is closed again).
+ */
+static int open_errno(struct perf_event_attr *attr, int group)
+{
+	int fd = sys_perf_event_open(attr, 0, -1, group, 0);
+
+	if (fd < 0)
+		return errno;
+	close(fd);
+	return 0;
+}
+
 /* Map the AUX area of @r's event: @pages at @data_pages + 1 pages in. */
 static void *aux_map(int fd, struct ring *r, int data_pages, int pages,
 		     int prot)
@@ -132,15 +146,13 @@ TEST(aux_offset_and_size_checked)
 TEST(aux_sample_size_needs_an_aux_leader)
 {
 	struct perf_event_attr attr;
-	int leader, fd;
+	int leader;
 
 	sw_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS);
 	attr.sample_period = 1;
 	attr.sample_type = PERF_SAMPLE_AUX;
 	attr.aux_sample_size = 64;
-	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
-	EXPECT_EQ(-1, fd);
-	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(EINVAL, open_errno(&attr, -1));
 
 	sw_attr(&attr, PERF_COUNT_SW_TASK_CLOCK);
 	leader = sys_perf_event_open(&attr, 0, -1, -1, 0);
@@ -149,9 +161,7 @@ TEST(aux_sample_size_needs_an_aux_leader)
 	attr.sample_period = 1;
 	attr.sample_type = PERF_SAMPLE_AUX;
 	attr.aux_sample_size = 64;
-	fd = sys_perf_event_open(&attr, 0, -1, leader, 0);
-	EXPECT_EQ(-1, fd);
-	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(EINVAL, open_errno(&attr, leader));
 	close(leader);
 }
 
@@ -159,22 +169,18 @@ TEST(aux_sample_size_needs_an_aux_leader)
 TEST(aux_output_needs_a_capable_pmu)
 {
 	struct perf_event_attr attr;
-	int leader, fd;
+	int leader;
 
 	sw_attr(&attr, PERF_COUNT_SW_CPU_CLOCK);
 	attr.aux_output = 1;
-	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
-	EXPECT_EQ(-1, fd);
-	EXPECT_EQ(EOPNOTSUPP, errno);
+	EXPECT_EQ(EOPNOTSUPP, open_errno(&attr, -1));
 
 	sw_attr(&attr, PERF_COUNT_SW_TASK_CLOCK);
 	leader = sys_perf_event_open(&attr, 0, -1, -1, 0);
 	ASSERT_GE(leader, 0);
 	sw_attr(&attr, PERF_COUNT_SW_CPU_CLOCK);
 	attr.aux_output = 1;
-	fd = sys_perf_event_open(&attr, 0, -1, leader, 0);
-	EXPECT_EQ(-1, fd);
-	EXPECT_EQ(EOPNOTSUPP, errno);
+	EXPECT_EQ(EOPNOTSUPP, open_errno(&attr, leader));
 	close(leader);
 }
 
@@ -186,26 +192,20 @@ TEST(aux_output_needs_a_capable_pmu)
 TEST(aux_action_checks)
 {
 	struct perf_event_attr attr;
-	int leader, fd;
+	int leader;
 
 	sw_attr(&attr, PERF_COUNT_SW_TASK_CLOCK);
 	attr.aux_start_paused = 1;
-	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
-	EXPECT_EQ(-1, fd);
-	EXPECT_EQ(EOPNOTSUPP, errno);
+	EXPECT_EQ(EOPNOTSUPP, open_errno(&attr, -1));
 
 	sw_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS);
 	attr.sample_period = 1;
 	attr.aux_pause = 1;
 	attr.aux_resume = 1;
-	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
-	EXPECT_EQ(-1, fd);
-	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(EINVAL, open_errno(&attr, -1));
 
 	attr.aux_resume = 0;
-	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
-	EXPECT_EQ(-1, fd);
-	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(EINVAL, open_errno(&attr, -1));
 
 	sw_attr(&attr, PERF_COUNT_SW_TASK_CLOCK);
 	leader = sys_perf_event_open(&attr, 0, -1, -1, 0);
@@ -213,16 +213,12 @@ TEST(aux_action_checks)
 	sw_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS);
 	attr.sample_period = 1;
 	attr.aux_resume = 1;
-	fd = sys_perf_event_open(&attr, 0, -1, leader, 0);
-	EXPECT_EQ(-1, fd);
-	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(EINVAL, open_errno(&attr, leader));
 	close(leader);
 
 	sw_attr(&attr, PERF_COUNT_SW_TASK_CLOCK);
 	attr.aux_action = 1u << 3;
-	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
-	EXPECT_EQ(-1, fd);
-	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(EINVAL, open_errno(&attr, -1));
 }
 
 /* ---------------------------------------------------------------------
@@ -264,14 +260,20 @@ FIXTURE_TEARDOWN(writer)
 	}
 }
 
+/* Attributes of an aux_test event: @type, the rest zero. */
+static void aux_test_attr(struct perf_event_attr *attr, int type)
+{
+	memset(attr, 0, sizeof(*attr));
+	attr->size = sizeof(*attr);
+	attr->type = type;
+}
+
 /* An aux_test event on this task writing @burst bytes per switch-out. */
 static int open_writer(int type, int burst)
 {
 	struct perf_event_attr attr;
 
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = type;
+	aux_test_attr(&attr, type);
 	attr.config = burst;
 	attr.disabled = 1;
 	return sys_perf_event_open(&attr, 0, -1, -1, 0);
@@ -580,33 +582,21 @@ TEST_F(writer, aux_output_writes_into_the_leader)
 	words = aux_map(leader, &r, 8, 4, PROT_READ | PROT_WRITE);
 	ASSERT_NE(NULL, words) TH_LOG("aux mmap: %s", strerror(errno));
 
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = self->type;
+	aux_test_attr(&attr, self->type);
 	attr.aux_output = 1;
-	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
-	EXPECT_EQ(-1, fd);
-	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(EINVAL, open_errno(&attr, -1));
 	sw_attr(&attr, PERF_COUNT_SW_TASK_CLOCK);
 	other = sys_perf_event_open(&attr, 0, -1, -1, 0);
 	ASSERT_GE(other, 0);
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = self->type;
+	aux_test_attr(&attr, self->type);
 	attr.aux_output = 1;
-	fd = sys_perf_event_open(&attr, 0, -1, other, 0);
-	EXPECT_EQ(-1, fd);
-	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(EINVAL, open_errno(&attr, other));
 	close(other);
 	attr.aux_sample_size = 64;
-	fd = sys_perf_event_open(&attr, 0, -1, leader, 0);
-	EXPECT_EQ(-1, fd);
-	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(EINVAL, open_errno(&attr, leader));
 	attr.aux_sample_size = 0;
 	attr.aux_pause = 1;
-	fd = sys_perf_event_open(&attr, 0, -1, leader, 0);
-	EXPECT_EQ(-1, fd);
-	EXPECT_EQ(EOPNOTSUPP, errno);
+	EXPECT_EQ(EOPNOTSUPP, open_errno(&attr, leader));
 	attr.aux_pause = 0;
 	fd = sys_perf_event_open(&attr, 0, -1, leader, 0);
 	ASSERT_GE(fd, 0) TH_LOG("aux_output member: %s", strerror(errno));
@@ -665,9 +655,7 @@ TEST_F(writer, start_paused_until_resumed)
 	struct ring r;
 	void *aux;
 
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = self->type;
+	aux_test_attr(&attr, self->type);
 	attr.config = 64;
 	attr.disabled = 1;
 	attr.aux_start_paused = 1;
@@ -749,9 +737,7 @@ static int open_filter_writer(int type, pid_t pid, int cpu)
 {
 	struct perf_event_attr attr;
 
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = type;
+	aux_test_attr(&attr, type);
 	attr.config1 = SHOW_FILTERS;
 	attr.disabled = 1;
 	return sys_perf_event_open(&attr, pid, cpu, -1, 0);
