@@ -37,6 +37,46 @@ static inline struct perf_cgroup *css_to_perf_cgroup(struct cgroup_subsys_state 
 	return container_of(css, struct perf_cgroup, css);
 }
 
+/**
+ * perf_cgroup_clocks_run - start or stop the clocks of a cgroup here
+ * @cgrp: the cgroup (or NULL: nothing to do); its ancestors' clocks too
+ * @run: start (true) or stop (false)
+ *
+ * On the CPU whose clocks change, IRQs off, the CPU context's lock held.
+ */
+void perf_cgroup_clocks_run(struct perf_cgroup *cgrp, bool run)
+{
+	struct cgroup_subsys_state *css;
+	u64 now = perf_clock();
+
+	for (css = cgrp ? &cgrp->css : NULL; css; css = css->parent) {
+		struct perf_cgroup_info *info =
+			this_cpu_ptr(css_to_perf_cgroup(css)->info);
+
+		if (info->active)
+			info->time += now - info->timestamp;
+		info->timestamp = now;
+		info->active = run;
+	}
+}
+
+/**
+ * perf_cgroup_event_time - a cgroup event's clock, up to now
+ * @event: a cgroup event; its cgroup's clock on the event's CPU is read
+ *
+ * Return: the time in nanoseconds.
+ */
+u64 perf_cgroup_event_time(struct perf_event *event)
+{
+	struct perf_cgroup_info *info = per_cpu_ptr(event->cgrp->info,
+						    event->cpu);
+	u64 time = READ_ONCE(info->time);
+
+	if (READ_ONCE(info->active))
+		time += perf_clock() - READ_ONCE(info->timestamp);
+	return time;
+}
+
 static struct cgroup_subsys_state *
 perf_cgroup_css_alloc(struct cgroup_subsys_state *parent_css)
 {

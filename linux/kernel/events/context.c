@@ -34,8 +34,8 @@
  *   task->perf_event_mutex and read under RCU with a refcount_inc_not_zero();
  *   contexts and task epcs are freed after an RCU grace period.
  * NMI: nothing in this file runs in NMI context.  Hard IRQ: the IPI
- *   handlers and the multiplexing hrtimer.  The context-switch hooks run
- *   with the runqueue lock held and IRQs off.
+ *   handlers (and rotate.c's multiplexing hrtimer).  The context-switch
+ *   hooks run with the runqueue lock held and IRQs off.
  *
  * Time: ctx->time advances while (ctx->is_active & EVENT_TIME); an event's
  * total_time_enabled advances with ctx->time while its state is INACTIVE or
@@ -54,6 +54,7 @@
 #include <linux/smp.h>
 
 #include "internal.h"
+#include "context.h"
 
 DEFINE_PER_CPU(struct perf_cpu_context, perf_cpu_context);
 DEFINE_STATIC_KEY_FALSE(perf_sched_events);
@@ -239,8 +240,8 @@ void perf_event_ctx_unlock(struct perf_event *event,
  * PMU sub-contexts
  */
 
-static void perf_epc_init(struct perf_event_pmu_context *epc, struct pmu *pmu,
-			  struct perf_event_context *ctx)
+void perf_epc_init(struct perf_event_pmu_context *epc, struct pmu *pmu,
+		   struct perf_event_context *ctx)
 {
 	epc->pmu = pmu;
 	epc->ctx = ctx;
@@ -342,68 +343,17 @@ void perf_epc_put(struct perf_event_pmu_context *epc)
 	perf_ctx_put(ctx);
 }
 
-static struct perf_cpu_pmu_context *this_cpc(struct pmu *pmu)
-{
-	return this_cpu_ptr(pmu->cpu_pmu_context);
-}
-
 /* ---------------------------------------------------------------------
- * Time
- */
-
-static void ctx_update_time(struct perf_event_context *ctx)
-{
-	u64 now = perf_clock();
-
-	if (ctx->is_active & EVENT_TIME)
-		ctx->time += now - ctx->timestamp;
-	ctx->timestamp = now;
-}
-
-/* ---------------------------------------------------------------------
- * Cgroup clocks.  A cgroup's clock on a CPU runs while a task of it or of
- * a cgroup below it runs there (and the CPU context has cgroup events);
- * cgroup events keep their times in it instead of the context's time.
- * Changed on their CPU only, IRQs off, under the CPU context's lock.
+ * Time of cgroup events.  A cgroup's clock on a CPU runs while a task of
+ * it or of a cgroup below it runs there (and the CPU context has cgroup
+ * events); cgroup events keep their times in it instead of the context's
+ * time.  cgroup.c keeps the clocks; they change on their CPU only, IRQs
+ * off, under the CPU context's lock.
  */
 
 DEFINE_STATIC_KEY_FALSE(perf_cgroup_events);
 
 #ifdef CONFIG_CGROUP_PERF
-static struct perf_cgroup *css_perf_cgroup(struct cgroup_subsys_state *css)
-{
-	return container_of(css, struct perf_cgroup, css);
-}
-
-/* Start (@run) or stop the clocks of @cgrp and its ancestors here. */
-static void cgrp_clocks_run(struct perf_cgroup *cgrp, bool run)
-{
-	struct cgroup_subsys_state *css;
-	u64 now = perf_clock();
-
-	for (css = cgrp ? &cgrp->css : NULL; css; css = css->parent) {
-		struct perf_cgroup_info *info =
-			this_cpu_ptr(css_perf_cgroup(css)->info);
-
-		if (info->active)
-			info->time += now - info->timestamp;
-		info->timestamp = now;
-		info->active = run;
-	}
-}
-
-/* The clock of a cgroup event's cgroup on the event's CPU, up to now. */
-static u64 cgrp_event_time(struct perf_event *event)
-{
-	struct perf_cgroup_info *info = per_cpu_ptr(event->cgrp->info,
-						    event->cpu);
-	u64 time = READ_ONCE(info->time);
-
-	if (READ_ONCE(info->active))
-		time += perf_clock() - READ_ONCE(info->timestamp);
-	return time;
-}
-
 /* May @event (of the CPU context) count with the task running here? */
 static bool cgrp_event_matches(struct perf_event *event)
 {
@@ -418,13 +368,9 @@ static bool cgrp_event_matches(struct perf_event *event)
 /* Events' time: the context's, or for a cgroup event its cgroup's. */
 static u64 event_clock(struct perf_event *event)
 {
-	return event->cgrp ? cgrp_event_time(event) : event->ctx->time;
+	return event->cgrp ? perf_cgroup_event_time(event) : event->ctx->time;
 }
 #else
-static inline void cgrp_clocks_run(struct perf_cgroup *cgrp, bool run)
-{
-}
-
 static inline bool cgrp_event_matches(struct perf_event *event)
 {
 	return true;
@@ -492,7 +438,7 @@ void perf_event_times_local(struct perf_event *event, u64 *enabled,
 		now += perf_clock() - ctx->timestamp;
 #ifdef CONFIG_CGROUP_PERF
 	if (event->cgrp)
-		now = cgrp_event_time(event);
+		now = perf_cgroup_event_time(event);
 #endif
 	delta = now - event->tstamp;
 	*enabled = event->total_time_enabled;
@@ -630,7 +576,7 @@ static struct perf_event *group_walk_next(struct group_walk *w)
 	     leader; (leader) = group_walk_next(w))
 
 /* Multiplexing: the first flexible group that may run here goes last. */
-static void groups_rotate(struct perf_event_pmu_context *epc)
+void perf_groups_rotate(struct perf_event_pmu_context *epc)
 {
 	struct group_walk w;
 	struct perf_event *first;
@@ -698,14 +644,14 @@ static void group_sched_out(struct perf_event *leader)
 	for_each_sibling_event(sibling, leader)
 		event_sched_out(sibling);
 	perf_pmu_enable(epc->pmu);
-	this_cpc(epc->pmu)->active_oncpu--;
+	perf_this_cpc(epc->pmu)->active_oncpu--;
 	if (leader->attr.exclusive)
-		this_cpc(epc->pmu)->exclusive = 0;
+		perf_this_cpc(epc->pmu)->exclusive = 0;
 }
 
 static bool group_fits(struct perf_event *leader)
 {
-	struct perf_cpu_pmu_context *cpc = this_cpc(leader->pmu);
+	struct perf_cpu_pmu_context *cpc = perf_this_cpc(leader->pmu);
 
 	if (cpc->exclusive)
 		return false;
@@ -736,9 +682,9 @@ static int group_sched_in(struct perf_event *leader)
 		}
 	}
 	if (!failed && !pmu->commit_txn(pmu)) {
-		this_cpc(pmu)->active_oncpu++;
+		perf_this_cpc(pmu)->active_oncpu++;
 		if (leader->attr.exclusive)
-			this_cpc(pmu)->exclusive = 1;
+			perf_this_cpc(pmu)->exclusive = 1;
 		return 0;
 	}
 	/* undo: everything added before the failure comes off again */
@@ -752,9 +698,7 @@ static int group_sched_in(struct perf_event *leader)
 	return -EAGAIN;
 }
 
-static void mux_timer_start(struct perf_cpu_pmu_context *cpc);
-
-static void epc_sched_out(struct perf_event_pmu_context *epc, int what)
+void perf_epc_sched_out(struct perf_event_pmu_context *epc, int what)
 {
 	struct perf_event *leader;
 	struct group_walk w;
@@ -771,7 +715,7 @@ static void epc_sched_out(struct perf_event_pmu_context *epc, int what)
 	perf_pmu_enable(epc->pmu);
 }
 
-static void epc_sched_in(struct perf_event_pmu_context *epc, int what)
+void perf_epc_sched_in(struct perf_event_pmu_context *epc, int what)
 {
 	struct perf_event *leader;
 	struct group_walk w;
@@ -798,27 +742,27 @@ static void epc_sched_in(struct perf_event_pmu_context *epc, int what)
 				continue;
 			if (group_sched_in(leader)) {
 				epc->rotate_necessary = 1;
-				mux_timer_start(this_cpc(epc->pmu));
+				perf_mux_timer_start(perf_this_cpc(epc->pmu));
 			}
 		}
 	}
 	perf_pmu_enable(epc->pmu);
 }
 
-static void ctx_sched_out(struct perf_event_context *ctx, int what)
+void perf_ctx_sched_out(struct perf_event_context *ctx, int what)
 {
 	struct perf_event_pmu_context *epc;
 
 	list_for_each_entry(epc, &ctx->pmu_ctx_list, pmu_ctx_entry)
-		epc_sched_out(epc, what);
+		perf_epc_sched_out(epc, what);
 }
 
-static void ctx_sched_in(struct perf_event_context *ctx, int what)
+void perf_ctx_sched_in(struct perf_event_context *ctx, int what)
 {
 	struct perf_event_pmu_context *epc;
 
 	list_for_each_entry(epc, &ctx->pmu_ctx_list, pmu_ctx_entry)
-		epc_sched_in(epc, what);
+		perf_epc_sched_in(epc, what);
 }
 
 /*
@@ -828,25 +772,25 @@ static void ctx_sched_in(struct perf_event_context *ctx, int what)
 static void pmu_resched_locked(struct perf_cpu_context *cpuctx,
 			       struct pmu *pmu)
 {
-	struct perf_cpu_pmu_context *cpc = this_cpc(pmu);
+	struct perf_cpu_pmu_context *cpc = perf_this_cpc(pmu);
 	struct perf_event_pmu_context *tepc = cpc->task_epc;
 
 	/* both contexts' times are current before anything comes off */
-	ctx_update_time(&cpuctx->ctx);
+	perf_ctx_update_time(&cpuctx->ctx);
 	if (tepc)
-		ctx_update_time(tepc->ctx);
+		perf_ctx_update_time(tepc->ctx);
 	perf_pmu_disable(pmu);
 	if (tepc)
-		epc_sched_out(tepc, EVENT_ALL);
-	epc_sched_out(&cpc->epc, EVENT_FLEXIBLE);
+		perf_epc_sched_out(tepc, EVENT_ALL);
+	perf_epc_sched_out(&cpc->epc, EVENT_FLEXIBLE);
 	if (cpuctx->ctx.is_active)
-		epc_sched_in(&cpc->epc, EVENT_PINNED);
+		perf_epc_sched_in(&cpc->epc, EVENT_PINNED);
 	if (tepc)
-		epc_sched_in(tepc, EVENT_PINNED);
+		perf_epc_sched_in(tepc, EVENT_PINNED);
 	if (cpuctx->ctx.is_active)
-		epc_sched_in(&cpc->epc, EVENT_FLEXIBLE);
+		perf_epc_sched_in(&cpc->epc, EVENT_FLEXIBLE);
 	if (tepc)
-		epc_sched_in(tepc, EVENT_FLEXIBLE);
+		perf_epc_sched_in(tepc, EVENT_FLEXIBLE);
 	perf_pmu_enable(pmu);
 }
 
@@ -882,7 +826,7 @@ static void task_ctx_activate(struct perf_cpu_context *cpuctx,
 	ctx->timestamp = perf_clock();
 	ctx->is_active = EVENT_ALL | EVENT_TIME;
 	list_for_each_entry(epc, &ctx->pmu_ctx_list, pmu_ctx_entry) {
-		struct perf_cpu_pmu_context *cpc = this_cpc(epc->pmu);
+		struct perf_cpu_pmu_context *cpc = perf_this_cpc(epc->pmu);
 
 		/* empty sub-contexts may be freed at any time: not linked */
 		if (!epc->nr_events)
@@ -895,7 +839,7 @@ static void task_ctx_activate(struct perf_cpu_context *cpuctx,
 		 */
 		if (epc->pmu->task_ctx_nr == perf_sw_context ||
 		    !cpc->epc.nr_active) {
-			epc_sched_in(epc, EVENT_ALL);
+			perf_epc_sched_in(epc, EVENT_ALL);
 			continue;
 		}
 		pmu_resched_locked(cpuctx, epc->pmu);
@@ -904,17 +848,17 @@ static void task_ctx_activate(struct perf_cpu_context *cpuctx,
 	raw_spin_unlock(&cpuctx->ctx.lock);
 }
 
-static void task_ctx_deactivate(struct perf_cpu_context *cpuctx,
-				struct perf_event_context *ctx)
+void perf_task_ctx_deactivate(struct perf_cpu_context *cpuctx,
+			      struct perf_event_context *ctx)
 {
 	struct perf_event_pmu_context *epc;
 
 	raw_spin_lock(&ctx->lock);
-	ctx_update_time(ctx);
+	perf_ctx_update_time(ctx);
 	list_for_each_entry(epc, &ctx->pmu_ctx_list, pmu_ctx_entry) {
-		epc_sched_out(epc, EVENT_ALL);
+		perf_epc_sched_out(epc, EVENT_ALL);
 		epc->rotate_necessary = 0;
-		this_cpc(epc->pmu)->task_epc = NULL;
+		perf_this_cpc(epc->pmu)->task_epc = NULL;
 	}
 	ctx->is_active = 0;
 	cpuctx->task_ctx = NULL;
@@ -945,21 +889,21 @@ void perf_cgroup_switch(struct task_struct *task)
 		raw_spin_unlock(&ctx->lock);
 		return;
 	}
-	ctx_update_time(ctx);
+	perf_ctx_update_time(ctx);
 	list_for_each_entry(epc, &ctx->pmu_ctx_list, pmu_ctx_entry) {
 		if (!epc->nr_cgroups)
 			continue;
 		perf_pmu_disable(epc->pmu);
-		epc_sched_out(epc, EVENT_ALL);
+		perf_epc_sched_out(epc, EVENT_ALL);
 	}
-	cgrp_clocks_run(cpuctx->cgrp, false);
+	perf_cgroup_clocks_run(cpuctx->cgrp, false);
 	cpuctx->cgrp = cgrp;
-	cgrp_clocks_run(cgrp, true);
+	perf_cgroup_clocks_run(cgrp, true);
 	list_for_each_entry(epc, &ctx->pmu_ctx_list, pmu_ctx_entry) {
 		if (!epc->nr_cgroups)
 			continue;
-		epc_sched_in(epc, EVENT_PINNED);
-		epc_sched_in(epc, EVENT_FLEXIBLE);
+		perf_epc_sched_in(epc, EVENT_PINNED);
+		perf_epc_sched_in(epc, EVENT_FLEXIBLE);
 		perf_pmu_enable(epc->pmu);
 	}
 	raw_spin_unlock(&ctx->lock);
@@ -986,7 +930,7 @@ void __perf_event_task_sched_out(struct task_struct *prev,
 	if (!list_empty(this_cpu_ptr(&perf_sched_cb_list)))
 		sched_cb_call(prev, false);
 	if (ctx && ctx->task == prev)
-		task_ctx_deactivate(cpuctx, ctx);
+		perf_task_ctx_deactivate(cpuctx, ctx);
 }
 
 /**
@@ -1011,7 +955,7 @@ void __perf_event_task_sched_in(struct task_struct *prev,
 	ctx = rcu_dereference_sched(*task_ctxp(task));
 	if (ctx && ctx->nr_events && cpuctx->task_ctx != ctx) {
 		if (cpuctx->task_ctx)	/* left behind by an odd switch */
-			task_ctx_deactivate(cpuctx, cpuctx->task_ctx);
+			perf_task_ctx_deactivate(cpuctx, cpuctx->task_ctx);
 		task_ctx_activate(cpuctx, ctx);
 	}
 	if (!list_empty(this_cpu_ptr(&perf_sched_cb_list)))
@@ -1073,7 +1017,7 @@ static void ctx_call_here(void *data)
 				return;
 			/* the task runs here but had no events when it came */
 			if (cpuctx->task_ctx)
-				task_ctx_deactivate(cpuctx, cpuctx->task_ctx);
+				perf_task_ctx_deactivate(cpuctx, cpuctx->task_ctx);
 			task_ctx_activate(cpuctx, ctx);
 		}
 	} else if (ctx->cpu != smp_processor_id()) {
@@ -1082,7 +1026,7 @@ static void ctx_call_here(void *data)
 	raw_spin_lock(&cpuctx->ctx.lock);
 	if (ctx != &cpuctx->ctx)
 		raw_spin_lock(&ctx->lock);
-	ctx_update_time(ctx);
+	perf_ctx_update_time(ctx);
 	call->func(cpuctx, ctx, call->info);
 	if (ctx != &cpuctx->ctx) {
 		/* a task context without events does not stay active */
@@ -1090,7 +1034,7 @@ static void ctx_call_here(void *data)
 			struct perf_event_pmu_context *epc;
 
 			list_for_each_entry(epc, &ctx->pmu_ctx_list, pmu_ctx_entry)
-				this_cpc(epc->pmu)->task_epc = NULL;
+				perf_this_cpc(epc->pmu)->task_epc = NULL;
 			ctx->is_active = 0;
 			cpuctx->task_ctx = NULL;
 		}
@@ -1126,7 +1070,7 @@ static void ctx_function_call(struct perf_event_context *ctx, ctx_func_t func,
 		}
 		raw_spin_lock_irq(&ctx->lock);
 		if (!ctx->is_active) {
-			ctx_update_time(ctx);
+			perf_ctx_update_time(ctx);
 			func(NULL, ctx, info);
 			raw_spin_unlock_irq(&ctx->lock);
 			return;
@@ -1173,9 +1117,9 @@ static void cgrp_account(struct perf_cpu_context *cpuctx,
 		return;
 	if (delta > 0 && ctx->nr_cgroups == delta) {
 		cpuctx->cgrp = perf_cgroup_from_task(current, ctx);
-		cgrp_clocks_run(cpuctx->cgrp, true);
+		perf_cgroup_clocks_run(cpuctx->cgrp, true);
 	} else if (!ctx->nr_cgroups) {
-		cgrp_clocks_run(cpuctx->cgrp, false);
+		perf_cgroup_clocks_run(cpuctx->cgrp, false);
 		cpuctx->cgrp = NULL;
 	}
 #endif
@@ -1215,7 +1159,7 @@ static void install_func(struct perf_cpu_context *cpuctx,
 		ctx->nr_freq++;
 	epc_account(event->pmu_ctx, 1);
 	if (cpuctx && ctx->task)
-		this_cpc(event->pmu)->task_epc = event->pmu_ctx;
+		perf_this_cpc(event->pmu)->task_epc = event->pmu_ctx;
 	cgrp_account(cpuctx, event, 1);
 	event->tstamp = event_clock(event);
 	event->attach_state |= PERF_ATTACH_CONTEXT;
@@ -1323,7 +1267,7 @@ static void remove_func(struct perf_cpu_context *cpuctx,
 	epc_account(event->pmu_ctx, -1);
 	cgrp_account(cpuctx, event, -1);
 	if (cpuctx && ctx->task && !event->pmu_ctx->nr_events)
-		this_cpc(event->pmu)->task_epc = NULL;
+		perf_this_cpc(event->pmu)->task_epc = NULL;
 	event->attach_state &= ~PERF_ATTACH_CONTEXT;
 }
 
@@ -1546,7 +1490,7 @@ static void sync_here(void *data)
 
 	raw_spin_lock(&ctx->lock);
 	if (READ_ONCE(event->oncpu) == smp_processor_id()) {
-		ctx_update_time(ctx);
+		perf_ctx_update_time(ctx);
 		sync_locked(event, args->group, true);
 		args->done = 1;
 	}
@@ -1641,124 +1585,11 @@ int perf_event_sync(struct perf_event *event, bool group)
 		return 0;
 	/* not on any PMU: the count is final, only the times move */
 	raw_spin_lock_irqsave(&ctx->lock, flags);
-	ctx_update_time(ctx);
+	perf_ctx_update_time(ctx);
 	sync_locked(event, group,
 		    READ_ONCE(event->oncpu) == smp_processor_id());
 	raw_spin_unlock_irqrestore(&ctx->lock, flags);
 	return 0;
-}
-
-/* ---------------------------------------------------------------------
- * Multiplexing: rotate the flexible groups that could not all go on
- */
-
-static enum hrtimer_restart mux_timer_fn(struct hrtimer *timer)
-{
-	struct perf_cpu_pmu_context *cpc;
-	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_context);
-	struct perf_event_pmu_context *tepc;
-	struct pmu *pmu;
-	bool again = false;
-
-	cpc = container_of(timer, struct perf_cpu_pmu_context, mux_timer);
-	pmu = cpc->epc.pmu;
-	if (cpc != this_cpc(pmu)) {
-		/* moved off a CPU that went offline: stop */
-		cpc->mux_armed = false;
-		return HRTIMER_NORESTART;
-	}
-
-	raw_spin_lock(&cpuctx->ctx.lock);
-	tepc = cpc->task_epc;
-	if (tepc)
-		raw_spin_lock(&tepc->ctx->lock);
-	if (cpc->epc.rotate_necessary || (tepc && tepc->rotate_necessary)) {
-		perf_pmu_disable(pmu);
-		/* first the time: the groups going off are owed this slice */
-		ctx_update_time(&cpuctx->ctx);
-		if (tepc)
-			ctx_update_time(tepc->ctx);
-		if (tepc)
-			epc_sched_out(tepc, EVENT_FLEXIBLE);
-		epc_sched_out(&cpc->epc, EVENT_FLEXIBLE);
-		if (cpc->epc.rotate_necessary)
-			groups_rotate(&cpc->epc);
-		else if (tepc)
-			groups_rotate(tepc);
-		cpc->epc.rotate_necessary = 0;
-		if (tepc)
-			tepc->rotate_necessary = 0;
-		if (cpuctx->ctx.is_active)
-			epc_sched_in(&cpc->epc, EVENT_FLEXIBLE);
-		if (tepc)
-			epc_sched_in(tepc, EVENT_FLEXIBLE);
-		perf_pmu_enable(pmu);
-		again = cpc->epc.rotate_necessary ||
-			(tepc && tepc->rotate_necessary);
-	}
-	if (tepc)
-		raw_spin_unlock(&tepc->ctx->lock);
-	raw_spin_unlock(&cpuctx->ctx.lock);
-
-	raw_spin_lock(&cpc->mux_lock);
-	if (again)
-		hrtimer_forward_now(timer, cpc->mux_interval);
-	else
-		cpc->mux_armed = false;
-	raw_spin_unlock(&cpc->mux_lock);
-	return again ? HRTIMER_RESTART : HRTIMER_NORESTART;
-}
-
-static void mux_timer_start(struct perf_cpu_pmu_context *cpc)
-{
-	unsigned long flags;
-
-	raw_spin_lock_irqsave(&cpc->mux_lock, flags);
-	if (!cpc->mux_armed) {
-		cpc->mux_armed = true;
-		hrtimer_start(&cpc->mux_timer, cpc->mux_interval,
-			      HRTIMER_MODE_REL_PINNED_HARD);
-	}
-	raw_spin_unlock_irqrestore(&cpc->mux_lock, flags);
-}
-
-/**
- * perf_cpc_init - set up a PMU's per-CPU state at registration
- * @cpc: per_cpu_ptr(pmu->cpu_pmu_context, cpu)
- * @pmu: the PMU
- * @cpu: the CPU
- */
-void perf_cpc_init(struct perf_cpu_pmu_context *cpc, struct pmu *pmu, int cpu)
-{
-	perf_epc_init(&cpc->epc, pmu, &per_cpu(perf_cpu_context, cpu).ctx);
-	cpc->epc.embedded = 1;
-	INIT_LIST_HEAD(&cpc->sched_cb_entry);
-	raw_spin_lock_init(&cpc->mux_lock);
-	hrtimer_init(&cpc->mux_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
-	cpc->mux_timer.function = mux_timer_fn;
-	perf_cpc_set_mux_interval(cpc, pmu->hrtimer_interval_ms);
-}
-
-/**
- * perf_cpc_exit - a PMU goes away: stop its multiplexing timer on a CPU
- * @cpc: per_cpu_ptr(pmu->cpu_pmu_context, cpu); the PMU has no events left
- */
-void perf_cpc_exit(struct perf_cpu_pmu_context *cpc)
-{
-	hrtimer_cancel(&cpc->mux_timer);
-}
-
-/**
- * perf_cpc_set_mux_interval - the multiplexing period of a PMU on a CPU
- * @cpc: the PMU's per-CPU state
- * @ms: milliseconds; 0 picks the default
- */
-void perf_cpc_set_mux_interval(struct perf_cpu_pmu_context *cpc,
-			       unsigned int ms)
-{
-	if (!ms)
-		ms = PERF_MUX_DEFAULT_MS;
-	cpc->mux_interval = ms_to_ktime(ms);
 }
 
 /* ---------------------------------------------------------------------
@@ -1797,7 +1628,7 @@ EXPORT_SYMBOL_GPL(perf_pmu_resched);
  */
 void perf_sched_cb_inc(struct pmu *pmu)
 {
-	struct perf_cpu_pmu_context *cpc = this_cpc(pmu);
+	struct perf_cpu_pmu_context *cpc = perf_this_cpc(pmu);
 
 	if (!cpc->sched_cb_usage++)
 		list_add(&cpc->sched_cb_entry, this_cpu_ptr(&perf_sched_cb_list));
@@ -1809,64 +1640,11 @@ void perf_sched_cb_inc(struct pmu *pmu)
  */
 void perf_sched_cb_dec(struct pmu *pmu)
 {
-	struct perf_cpu_pmu_context *cpc = this_cpc(pmu);
+	struct perf_cpu_pmu_context *cpc = perf_this_cpc(pmu);
 
 	if (!--cpc->sched_cb_usage)
 		list_del_init(&cpc->sched_cb_entry);
 }
-
-/**
- * perf_pmu_migrate_context - move a PMU's CPU-wide events to another CPU
- * @pmu: the PMU (uncore-style drivers, when the CPU they read from leaves)
- * @src_cpu: the CPU the events are on
- * @dst_cpu: the CPU they move to
- */
-void perf_pmu_migrate_context(struct pmu *pmu, int src_cpu, int dst_cpu)
-{
-	struct perf_event_context *src = &per_cpu(perf_cpu_context, src_cpu).ctx;
-	struct perf_event_context *dst = &per_cpu(perf_cpu_context, dst_cpu).ctx;
-	struct perf_event *event, *tmp;
-	LIST_HEAD(leaders);
-	LIST_HEAD(siblings);
-
-	if (src == dst)
-		return;
-	/* CPU contexts are locked in CPU order */
-	if (src_cpu < dst_cpu) {
-		mutex_lock(&src->mutex);
-		mutex_lock_nested(&dst->mutex, SINGLE_DEPTH_NESTING);
-	} else {
-		mutex_lock(&dst->mutex);
-		mutex_lock_nested(&src->mutex, SINGLE_DEPTH_NESTING);
-	}
-	list_for_each_entry_safe(event, tmp, &src->event_list, event_entry) {
-		if (event->pmu != pmu)
-			continue;
-		perf_remove_event(event, 0);
-		list_add_tail(&event->migrate_entry,
-			      event->group_leader == event ? &leaders : &siblings);
-		/* (an event in error gets another chance where it goes) */
-		if (event->state == PERF_EVENT_STATE_ERROR)
-			event->state = PERF_EVENT_STATE_INACTIVE;
-	}
-	/* leaders first, so that siblings find their group */
-	list_splice_tail(&siblings, &leaders);
-	list_for_each_entry_safe(event, tmp, &leaders, migrate_entry) {
-		struct perf_event_pmu_context *epc;
-
-		list_del_init(&event->migrate_entry);
-		perf_epc_put(event->pmu_ctx);
-		event->cpu = dst_cpu;
-		epc = perf_epc_find_get(dst, event);	/* embedded: no failure */
-		event->pmu_ctx = epc;
-		perf_ctx_get(dst);
-		perf_ctx_put(src);
-		perf_install_event(dst, event, dst_cpu);
-	}
-	mutex_unlock(&dst->mutex);
-	mutex_unlock(&src->mutex);
-}
-EXPORT_SYMBOL_GPL(perf_pmu_migrate_context);
 
 /**
  * perf_group_move - a software-only group moves to a hardware PMU
@@ -1917,9 +1695,9 @@ static void sched_out_all_func(struct perf_cpu_context *cpuctx,
 	struct perf_event_pmu_context *epc;
 
 	list_for_each_entry(epc, &ctx->pmu_ctx_list, pmu_ctx_entry) {
-		epc_sched_out(epc, EVENT_ALL);
+		perf_epc_sched_out(epc, EVENT_ALL);
 		if (cpuctx)
-			this_cpc(epc->pmu)->task_epc = NULL;
+			perf_this_cpc(epc->pmu)->task_epc = NULL;
 	}
 	ctx->is_active = 0;
 	if (cpuctx && cpuctx->task_ctx == ctx)
@@ -1970,10 +1748,6 @@ void perf_enable_on_exec(struct perf_event_context *ctx)
 {
 	ctx_function_call(ctx, enable_on_exec_func, NULL);
 }
-
-/* ---------------------------------------------------------------------
- * Static keys, CPU hotplug, init
- */
 
 /* ---------------------------------------------------------------------
  * The tick and disabling from IRQ context (overflow.c)
@@ -2053,10 +1827,10 @@ int perf_event_disable_here(struct perf_event *event)
 	if (ctx != &cpuctx->ctx)
 		raw_spin_lock(&ctx->lock);
 	if (!ctx->is_active) {
-		ctx_update_time(ctx);
+		perf_ctx_update_time(ctx);
 		disable_func(NULL, ctx, event);
 	} else if (ctx == &cpuctx->ctx || cpuctx->task_ctx == ctx) {
-		ctx_update_time(ctx);
+		perf_ctx_update_time(ctx);
 		disable_func(cpuctx, ctx, event);
 	} else {
 		cpu = ctx->task ? task_cpu(ctx->task) : ctx->cpu;
@@ -2067,97 +1841,15 @@ int perf_event_disable_here(struct perf_event *event)
 	return cpu;
 }
 
+/* ---------------------------------------------------------------------
+ * Init
+ */
+
 /**
  * perf_event_print_debug - dump PMU state (sysrq); architectures override
  */
 void __weak perf_event_print_debug(void)
 {
-}
-
-static void cpu_ctx_activate(void *unused)
-{
-	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_context);
-	struct perf_event_context *ctx = &cpuctx->ctx;
-
-	raw_spin_lock(&ctx->lock);
-	if (!ctx->is_active) {
-		ctx->timestamp = perf_clock();
-		ctx->is_active = EVENT_ALL | EVENT_TIME;
-#ifdef CONFIG_CGROUP_PERF
-		if (ctx->nr_cgroups) {
-			cpuctx->cgrp = perf_cgroup_from_task(current, ctx);
-			cgrp_clocks_run(cpuctx->cgrp, true);
-		}
-#endif
-		ctx_sched_in(ctx, EVENT_ALL);
-	}
-	cpuctx->online = true;
-	raw_spin_unlock(&ctx->lock);
-}
-
-static void cpu_ctx_deactivate(void *unused)
-{
-	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_context);
-	struct perf_event_context *ctx = &cpuctx->ctx;
-
-	if (cpuctx->task_ctx)
-		task_ctx_deactivate(cpuctx, cpuctx->task_ctx);
-	raw_spin_lock(&ctx->lock);
-	ctx_update_time(ctx);
-	ctx_sched_out(ctx, EVENT_ALL);
-	ctx->is_active = 0;
-#ifdef CONFIG_CGROUP_PERF
-	cgrp_clocks_run(cpuctx->cgrp, false);
-	cpuctx->cgrp = NULL;
-#endif
-	cpuctx->online = false;
-	raw_spin_unlock(&ctx->lock);
-}
-
-/**
- * perf_event_init_cpu - CPU hotplug: a CPU is being prepared or came online
- * @cpu: the CPU
- *
- * Called at CPUHP_PERF_PREPARE (on the control CPU, @cpu not yet online)
- * and at CPUHP_AP_PERF_ONLINE (on @cpu).  CPU-wide events opened for @cpu
- * start (again) counting when it is online.
- *
- * Return: 0.
- */
-int perf_event_init_cpu(unsigned int cpu)
-{
-	struct perf_event_context *ctx = &per_cpu(perf_cpu_context, cpu).ctx;
-
-	perf_swevent_init_cpu(cpu);
-	if (!cpu_online(cpu))
-		return 0;
-	perf_pmu_scope_cpu_online(cpu);
-	mutex_lock(&ctx->mutex);
-	smp_call_function_single(cpu, cpu_ctx_activate, NULL, 1);
-	mutex_unlock(&ctx->mutex);
-	return 0;
-}
-
-/**
- * perf_event_exit_cpu - CPU hotplug: a CPU is going down
- * @cpu: the CPU
- *
- * The CPU's events stop, in state INACTIVE, and resume if it comes back.
- *
- * Return: 0.
- */
-int perf_event_exit_cpu(unsigned int cpu)
-{
-	struct perf_event_context *ctx = &per_cpu(perf_cpu_context, cpu).ctx;
-
-	/* scoped PMUs move their events away first (their own locking) */
-	if (cpu_online(cpu))
-		perf_pmu_scope_cpu_offline(cpu);
-	mutex_lock(&ctx->mutex);
-	if (cpu_online(cpu))
-		smp_call_function_single(cpu, cpu_ctx_deactivate, NULL, 1);
-	mutex_unlock(&ctx->mutex);
-	return 0;
 }
 
 /**

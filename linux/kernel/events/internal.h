@@ -6,9 +6,11 @@
  *
  * Files and what each one owns:
  *   context.c   task and CPU contexts, per-PMU sub-contexts, putting groups
- *               on and off the PMU, context switch, multiplexing, enable and
- *               disable, time accounting (its top comment has the locking
- *               rules)
+ *               on and off the PMU, context switch, enable and disable,
+ *               time accounting (its top comment has the locking rules);
+ *               context.h has what of it the next two files use
+ *   rotate.c    multiplexing: the per-CPU timer that rotates groups
+ *   hotplug.c   CPU contexts across CPU hotplug, migrating CPU contexts
  *   event.c     event allocation, reference counts, release, the file
  *               operations, the in-kernel counter API
  *   syscall.c   perf_event_open(2): copying and checking the attr, flags,
@@ -19,7 +21,7 @@
  *   pmu.c       the PMU registry, dynamic types, sysfs, pmu enable/disable
  *   swevent.c   the software PMUs (software, cpu-clock, task-clock)
  *   sysctl.c    the perf sysctls and the permission helpers
- *   cgroup.c    the perf_event cgroup controller
+ *   cgroup.c    the perf_event cgroup controller and the cgroup clocks
  *   overflow.c  overflow of sampling events: periods, frequency,
  *               throttling, REFRESH limits, SIGTRAP, wakeups
  *   ring_buffer.c  the mmap()ed ring buffer, output handles, poll, fasync,
@@ -187,8 +189,6 @@ void perf_cpc_exit(struct perf_cpu_pmu_context *cpc);
 void perf_cpc_set_mux_interval(struct perf_cpu_pmu_context *cpc,
 			       unsigned int ms);
 void perf_context_init(void);
-int perf_context_cpu_online(unsigned int cpu);
-int perf_context_cpu_offline(unsigned int cpu);
 
 /* --- event.c ---------------------------------------------------------- */
 
@@ -309,6 +309,9 @@ void perf_cgroup_disconnect(struct perf_event *event);
 DECLARE_STATIC_KEY_FALSE(perf_cgroup_events);
 /* the current task of this CPU may have moved to another cgroup */
 void perf_cgroup_switch(struct task_struct *task);
+/* a cgroup's clocks here (IRQs off, CPU context locked), an event's clock */
+void perf_cgroup_clocks_run(struct perf_cgroup *cgrp, bool run);
+u64 perf_cgroup_event_time(struct perf_event *event);
 #else
 /* Without the controller the flag names nothing: -EINVAL. */
 static inline int perf_cgroup_connect(int fd, struct perf_event *event,
@@ -318,6 +321,10 @@ static inline int perf_cgroup_connect(int fd, struct perf_event *event,
 }
 
 static inline void perf_cgroup_disconnect(struct perf_event *event)
+{
+}
+
+static inline void perf_cgroup_clocks_run(struct perf_cgroup *cgrp, bool run)
 {
 }
 #endif

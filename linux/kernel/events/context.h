@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The scheduling primitives of context.c that the files around it use:
+ * rotate.c (multiplexing) and hotplug.c (CPU contexts across CPU hotplug,
+ * moving CPU-wide events between CPUs).  The locking rules are context.c's
+ * (its top comment): every function here runs with the locks of the
+ * contexts it touches held, IRQs off, on the CPU where they are active.
+ */
+#ifndef _KERNEL_EVENTS_CONTEXT_H
+#define _KERNEL_EVENTS_CONTEXT_H
+
+#include "internal.h"
+
+/* This CPU's state of @pmu. */
+static inline struct perf_cpu_pmu_context *perf_this_cpc(struct pmu *pmu)
+{
+	return this_cpu_ptr(pmu->cpu_pmu_context);
+}
+
+/* Bring ctx->time up to now (it advances only while EVENT_TIME is set). */
+static inline void perf_ctx_update_time(struct perf_event_context *ctx)
+{
+	u64 now = perf_clock();
+
+	if (ctx->is_active & EVENT_TIME)
+		ctx->time += now - ctx->timestamp;
+	ctx->timestamp = now;
+}
+
+void perf_epc_init(struct perf_event_pmu_context *epc, struct pmu *pmu,
+		   struct perf_event_context *ctx);
+
+/*
+ * Take the groups of a sub-context (or of every sub-context of a context)
+ * off the PMU, or put them on; @what: EVENT_PINNED, EVENT_FLEXIBLE or both.
+ * A flexible group that does not fit marks its sub-context for rotation.
+ */
+void perf_epc_sched_out(struct perf_event_pmu_context *epc, int what);
+void perf_epc_sched_in(struct perf_event_pmu_context *epc, int what);
+void perf_ctx_sched_out(struct perf_event_context *ctx, int what);
+void perf_ctx_sched_in(struct perf_event_context *ctx, int what);
+
+/* Move the first flexible group to the back (the sub-context is off). */
+void perf_groups_rotate(struct perf_event_pmu_context *epc);
+
+/* Take this CPU's active task context off (takes its lock; IRQs off). */
+void perf_task_ctx_deactivate(struct perf_cpu_context *cpuctx,
+			      struct perf_event_context *ctx);
+
+/* rotate.c: arm @cpc's multiplexing timer unless it runs already. */
+void perf_mux_timer_start(struct perf_cpu_pmu_context *cpc);
+
+#endif /* _KERNEL_EVENTS_CONTEXT_H */
