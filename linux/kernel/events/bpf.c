@@ -106,16 +106,16 @@ static bool perf_bpf_sample_has_full_callchain(struct perf_event *event)
 static int perf_bpf_attach_overflow(struct perf_event *event,
 				    struct bpf_prog *prog, u64 bpf_cookie)
 {
-	/*
-	 * Overflow programs only; and ptrace breakpoints and kernel counters
-	 * keep their own handler.
-	 */
-	if (prog->type != BPF_PROG_TYPE_PERF_EVENT ||
-	    event->overflow_handler_context)
+	/* ptrace breakpoints and kernel counters keep their own handler */
+	if (event->overflow_handler_context)
 		return -EINVAL;
 
+	/* one program an event, whatever the type of the new one (mainline) */
 	if (event->prog)
 		return -EEXIST;
+
+	if (prog->type != BPF_PROG_TYPE_PERF_EVENT)
+		return -EINVAL;
 
 	if (event->attr.precise_ip && prog->call_get_stack &&
 	    !perf_bpf_sample_has_full_callchain(event))

@@ -4,7 +4,7 @@
  * sample layout for the sample_type bits, READ with and without groups,
  * user callchains, registers and stack; sample_id_all trailers; COMM, MMAP,
  * MMAP2, FORK, EXIT and SWITCH records; frequency mode, the REFRESH and
- * PERIOD ioctls, and sigtrap.
+ * PERIOD ioctls, sigtrap, and BPF programs on overflow (SET_BPF).
  *
  * Samples come from software events only (page faults, one sample per
  * fault, and the task clock) so that every architecture runs the same
@@ -24,8 +24,10 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
+#include <linux/bpf.h>
 #include <linux/perf_event.h>
 #if defined(__x86_64__) || defined(__aarch64__)
 #include <asm/perf_regs.h>
@@ -998,6 +1000,106 @@ TEST(sigtrap)
 	EXPECT_EQ((unsigned long)SIG_DATA, trap_data);
 	EXPECT_EQ(PERF_TYPE_SOFTWARE, trap_type);
 	close(fd);
+}
+
+/*
+ * BPF on overflow: a BPF_PROG_TYPE_PERF_EVENT program attached with
+ * PERF_EVENT_IOC_SET_BPF runs before each sample is written and drops it
+ * by returning 0.
+ */
+
+/* Load "r0 = @ret; exit" as a program of @type; -1 with errno if refused. */
+static int load_ret_prog(__u32 type, int ret)
+{
+	struct bpf_insn insns[2] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 0, .imm = ret },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.prog_type = type;
+	attr.insns = (uintptr_t)insns;
+	attr.insn_cnt = 2;
+	attr.license = (uintptr_t)"GPL";
+	return syscall(__NR_bpf, BPF_PROG_LOAD, &attr, sizeof(attr));
+}
+
+/* Samples a page-faults sampler with program @prog writes for 16 faults. */
+static int samples_with_prog(struct __test_metadata *_metadata, int prog)
+{
+	__u64 buf[REC_MAX / 8];
+	struct perf_event_attr attr;
+	int fd, samples = 0;
+	struct ring r;
+
+	sampler_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS, PERF_SAMPLE_IP);
+	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	if (fd < 0 || ring_map(&r, fd, 4, PROT_READ | PROT_WRITE))
+		return -1;
+	EXPECT_EQ(0, ioctl(fd, PERF_EVENT_IOC_SET_BPF, prog));
+	EXPECT_EQ(0, enable(fd));
+	EXPECT_EQ(0, fault_n(16));
+	EXPECT_EQ(0, disable(fd));
+	/* the program decides about the sample, not about the count */
+	EXPECT_GE(read_value(fd), 16);
+	while (ring_next(&r, buf, sizeof(buf)))
+		samples++;
+	EXPECT_FALSE(r.bad);
+	ring_unmap(&r);
+	close(fd);
+	return samples;
+}
+
+TEST(bpf_program_keeps_or_drops_samples)
+{
+	int keep, drop, kept, dropped;
+
+	keep = load_ret_prog(BPF_PROG_TYPE_PERF_EVENT, 1);
+	drop = load_ret_prog(BPF_PROG_TYPE_PERF_EVENT, 0);
+	if (keep < 0 || drop < 0)
+		SKIP(return, "BPF_PROG_LOAD: %s", strerror(errno));
+	kept = samples_with_prog(_metadata, keep);
+	dropped = samples_with_prog(_metadata, drop);
+	TH_LOG("samples: %d kept, %d with the dropping program", kept,
+	       dropped);
+	EXPECT_GE(kept, 16);
+	EXPECT_EQ(0, dropped);
+	close(keep);
+	close(drop);
+}
+
+TEST(bpf_set_errors)
+{
+	struct perf_event_attr attr;
+	int fd, prog, other;
+
+	prog = load_ret_prog(BPF_PROG_TYPE_PERF_EVENT, 1);
+	other = load_ret_prog(BPF_PROG_TYPE_SOCKET_FILTER, 0);
+	if (prog < 0 || other < 0)
+		SKIP(return, "BPF_PROG_LOAD: %s", strerror(errno));
+	sampler_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS, PERF_SAMPLE_IP);
+	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	ASSERT_GE(fd, 0);
+
+	/* not a file, not a BPF program, not a program for perf events */
+	EXPECT_EQ(-1, ioctl(fd, PERF_EVENT_IOC_SET_BPF, -1));
+	EXPECT_EQ(EBADF, errno);
+	EXPECT_EQ(-1, ioctl(fd, PERF_EVENT_IOC_SET_BPF, fd));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, ioctl(fd, PERF_EVENT_IOC_SET_BPF, other));
+	EXPECT_EQ(EINVAL, errno);
+
+	/* one program an event: a second one, of any type, is EEXIST */
+	EXPECT_EQ(0, ioctl(fd, PERF_EVENT_IOC_SET_BPF, prog));
+	EXPECT_EQ(-1, ioctl(fd, PERF_EVENT_IOC_SET_BPF, prog));
+	EXPECT_EQ(EEXIST, errno);
+	EXPECT_EQ(-1, ioctl(fd, PERF_EVENT_IOC_SET_BPF, other));
+	EXPECT_EQ(EEXIST, errno);
+
+	close(fd);
+	close(prog);
+	close(other);
 }
 
 TEST_HARNESS_MAIN
