@@ -103,24 +103,33 @@ static bool perf_bpf_sample_has_full_callchain(struct perf_event *event)
 	       !event->attr.exclude_callchain_user;
 }
 
+/*
+ * Why @prog cannot go on @event, as an errno (0: it can).  The order is
+ * the ABI: a program already there is EEXIST whatever the new one is.
+ */
+static int perf_bpf_overflow_refusal(struct perf_event *event,
+				     struct bpf_prog *prog)
+{
+	/* ptrace breakpoints and kernel counters keep their own handler */
+	bool own_handler = event->overflow_handler_context;
+	bool unwinds_badly = event->attr.precise_ip && prog->call_get_stack &&
+			     !perf_bpf_sample_has_full_callchain(event);
+
+	if (own_handler)
+		return -EINVAL;
+	if (event->prog)
+		return -EEXIST;
+	return prog->type != BPF_PROG_TYPE_PERF_EVENT ? -EINVAL :
+	       unwinds_badly ? -EPROTO : 0;
+}
+
 static int perf_bpf_attach_overflow(struct perf_event *event,
 				    struct bpf_prog *prog, u64 bpf_cookie)
 {
-	/* ptrace breakpoints and kernel counters keep their own handler */
-	if (event->overflow_handler_context)
-		return -EINVAL;
+	int refusal = perf_bpf_overflow_refusal(event, prog);
 
-	/* one program an event, whatever the type of the new one (mainline) */
-	if (event->prog)
-		return -EEXIST;
-
-	if (prog->type != BPF_PROG_TYPE_PERF_EVENT)
-		return -EINVAL;
-
-	if (event->attr.precise_ip && prog->call_get_stack &&
-	    !perf_bpf_sample_has_full_callchain(event))
-		return -EPROTO;
-
+	if (refusal)
+		return refusal;
 	event->bpf_cookie = bpf_cookie;
 	/* the cookie is in place before an overflow can see the program */
 	smp_store_release(&event->prog, prog);
@@ -229,13 +238,10 @@ static int perf_event_attach_bpf(struct perf_event *event,
 int perf_event_set_bpf_prog(struct perf_event *event, struct bpf_prog *prog,
 			    u64 bpf_cookie)
 {
-	struct perf_event_context *ctx;
-	int err;
+	struct perf_event_context *held = perf_event_ctx_lock(event);
+	int err = perf_event_attach_bpf(event, prog, bpf_cookie);
 
-	ctx = perf_event_ctx_lock(event);
-	err = perf_event_attach_bpf(event, prog, bpf_cookie);
-	perf_event_ctx_unlock(event, ctx);
-
+	perf_event_ctx_unlock(event, held);
 	return err;
 }
 
