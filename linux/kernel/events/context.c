@@ -1024,22 +1024,19 @@ static void ctx_call_here(void *data)
 		return;
 	}
 	raw_spin_lock(&cpuctx->ctx.lock);
-	if (ctx != &cpuctx->ctx)
-		raw_spin_lock(&ctx->lock);
+	perf_ctx_lock_other(cpuctx, ctx);
 	perf_ctx_update_time(ctx);
 	call->func(cpuctx, ctx, call->info);
-	if (ctx != &cpuctx->ctx) {
-		/* a task context without events does not stay active */
-		if (!ctx->nr_events && cpuctx->task_ctx == ctx) {
-			struct perf_event_pmu_context *epc;
+	/* a task context without events does not stay active */
+	if (ctx != &cpuctx->ctx && !ctx->nr_events && cpuctx->task_ctx == ctx) {
+		struct perf_event_pmu_context *epc;
 
-			list_for_each_entry(epc, &ctx->pmu_ctx_list, pmu_ctx_entry)
-				perf_this_cpc(epc->pmu)->task_epc = NULL;
-			ctx->is_active = 0;
-			cpuctx->task_ctx = NULL;
-		}
-		raw_spin_unlock(&ctx->lock);
+		list_for_each_entry(epc, &ctx->pmu_ctx_list, pmu_ctx_entry)
+			perf_this_cpc(epc->pmu)->task_epc = NULL;
+		ctx->is_active = 0;
+		cpuctx->task_ctx = NULL;
 	}
+	perf_ctx_unlock_other(cpuctx, ctx);
 	raw_spin_unlock(&cpuctx->ctx.lock);
 	call->done = 1;
 }
@@ -1612,11 +1609,9 @@ void perf_pmu_resched(struct pmu *pmu)
 	cpuctx = this_cpu_ptr(&perf_cpu_context);
 	tctx = cpuctx->task_ctx;
 	raw_spin_lock(&cpuctx->ctx.lock);
-	if (tctx)
-		raw_spin_lock(&tctx->lock);
+	perf_ctx_lock_other(cpuctx, tctx);
 	pmu_resched_locked(cpuctx, pmu);
-	if (tctx)
-		raw_spin_unlock(&tctx->lock);
+	perf_ctx_unlock_other(cpuctx, tctx);
 	raw_spin_unlock(&cpuctx->ctx.lock);
 	local_irq_restore(flags);
 }
@@ -1824,8 +1819,7 @@ int perf_event_disable_here(struct perf_event *event)
 
 	lockdep_assert_irqs_disabled();
 	raw_spin_lock(&cpuctx->ctx.lock);
-	if (ctx != &cpuctx->ctx)
-		raw_spin_lock(&ctx->lock);
+	perf_ctx_lock_other(cpuctx, ctx);
 	if (!ctx->is_active) {
 		perf_ctx_update_time(ctx);
 		disable_func(NULL, ctx, event);
@@ -1835,8 +1829,7 @@ int perf_event_disable_here(struct perf_event *event)
 	} else {
 		cpu = ctx->task ? task_cpu(ctx->task) : ctx->cpu;
 	}
-	if (ctx != &cpuctx->ctx)
-		raw_spin_unlock(&ctx->lock);
+	perf_ctx_unlock_other(cpuctx, ctx);
 	raw_spin_unlock(&cpuctx->ctx.lock);
 	return cpu;
 }

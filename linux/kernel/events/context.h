@@ -27,6 +27,31 @@ static inline void perf_ctx_update_time(struct perf_event_context *ctx)
 	ctx->timestamp = now;
 }
 
+/*
+ * With this CPU's context locked, lock @ctx as well unless it is NULL or
+ * that same context; unlock it the same way.  The else branches do
+ * nothing at run time: they tell sparse that both paths hold the same.
+ */
+static inline void perf_ctx_lock_other(struct perf_cpu_context *cpuctx,
+				       struct perf_event_context *ctx)
+	__acquires(ctx->lock)
+{
+	if (ctx && ctx != &cpuctx->ctx)
+		raw_spin_lock(&ctx->lock);
+	else
+		__acquire(ctx->lock);
+}
+
+static inline void perf_ctx_unlock_other(struct perf_cpu_context *cpuctx,
+					 struct perf_event_context *ctx)
+	__releases(ctx->lock)
+{
+	if (ctx && ctx != &cpuctx->ctx)
+		raw_spin_unlock(&ctx->lock);
+	else
+		__release(ctx->lock);
+}
+
 void perf_epc_init(struct perf_event_pmu_context *epc, struct pmu *pmu,
 		   struct perf_event_context *ctx);
 

@@ -28,6 +28,7 @@ static enum hrtimer_restart mux_timer_fn(struct hrtimer *timer)
 	struct perf_cpu_pmu_context *cpc;
 	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_context);
 	struct perf_event_pmu_context *tepc;
+	struct perf_event_context *tctx;
 	struct pmu *pmu;
 	bool again = false;
 
@@ -41,8 +42,8 @@ static enum hrtimer_restart mux_timer_fn(struct hrtimer *timer)
 
 	raw_spin_lock(&cpuctx->ctx.lock);
 	tepc = cpc->task_epc;
-	if (tepc)
-		raw_spin_lock(&tepc->ctx->lock);
+	tctx = tepc ? tepc->ctx : NULL;
+	perf_ctx_lock_other(cpuctx, tctx);
 	if (cpc->epc.rotate_necessary || (tepc && tepc->rotate_necessary)) {
 		perf_pmu_disable(pmu);
 		/* first the time: the groups going off are owed this slice */
@@ -67,8 +68,7 @@ static enum hrtimer_restart mux_timer_fn(struct hrtimer *timer)
 		again = cpc->epc.rotate_necessary ||
 			(tepc && tepc->rotate_necessary);
 	}
-	if (tepc)
-		raw_spin_unlock(&tepc->ctx->lock);
+	perf_ctx_unlock_other(cpuctx, tctx);
 	raw_spin_unlock(&cpuctx->ctx.lock);
 
 	raw_spin_lock(&cpc->mux_lock);
