@@ -821,6 +821,22 @@ struct pmu_window {
 	uint64_t samples;	/* samples it wrote */
 };
 
+/*
+ * One window of the loop: its guest time into @ns, the kernel instructions
+ * the pinned counter @kfd saw into @k; samples are filled in later.
+ */
+static void pmu_window(int kfd, struct pmu_window *ns, struct pmu_window *k)
+{
+	uint64_t t0;
+
+	ioctl(kfd, PERF_EVENT_IOC_RESET, 0);
+	t0 = now_ns();
+	insn_loop(PMU_WINDOW);
+	ns->cost = now_ns() - t0;
+	k->cost = read_count(kfd);
+	ns->samples = k->samples = 0;
+}
+
 static int cmp_window(const void *a, const void *b)
 {
 	const struct pmu_window *x = a, *y = b;
@@ -913,24 +929,13 @@ static void bench_pmu(void)
 		ring_map(&r, fd, 512 * 1024);
 		insn_loop(PMU_WINDOW);
 		for (int i = 0; i < PMU_PAIRS; i++) {
-			uint64_t s = 0, l = 0, t0, t1;
+			uint64_t s = 0, l = 0;
 
-			ioctl(kfd, PERF_EVENT_IOC_RESET, 0);
-			t0 = now_ns();
-			insn_loop(PMU_WINDOW);
-			t1 = now_ns();
-			plain_k[i].cost = read_count(kfd);
-			plain[i].cost = t1 - t0;
+			pmu_window(kfd, &plain[i], &plain_k[i]);
 			ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
-			ioctl(kfd, PERF_EVENT_IOC_RESET, 0);
-			t0 = now_ns();
-			insn_loop(PMU_WINDOW);
-			t1 = now_ns();
-			sampled_k[i].cost = read_count(kfd);
-			sampled[i].cost = t1 - t0;
+			pmu_window(kfd, &sampled[i], &sampled_k[i]);
 			ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
 			ring_drain(&r, &s, &l, NULL);
-			plain[i].samples = plain_k[i].samples = 0;
 			sampled[i].samples = sampled_k[i].samples = s;
 			total += s;
 		}

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Small helpers shared by the perf_events selftests: the system call
- * wrapper, attr set-up, reading counts, CPU and page-fault workloads,
- * child and sysctl plumbing, and a reader for the mmap()ed ring buffer.
+ * wrappers, attr set-up, reading counts, CPU and page-fault workloads,
+ * child and sysctl plumbing, a reader for the mmap()ed ring buffer, and a
+ * loader of trivial BPF programs.
  * Every test program is one translation unit, so everything here is
  * static inline.
  *
@@ -14,6 +15,7 @@
 
 #include <fcntl.h>
 #include <sched.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -23,6 +25,7 @@
 #include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#include <linux/bpf.h>
 #include <linux/perf_event.h>
 
 /* glibc has no wrapper for perf_event_open(2). */
@@ -327,6 +330,34 @@ static inline struct perf_event_header *ring_next(struct ring *r, void *buf,
 	ring_copy(r, r->tail, buf, h->size);
 	r->tail += h->size;
 	return h;
+}
+
+/* bpf(2), which glibc does not wrap either. */
+static inline int sys_bpf(int cmd, union bpf_attr *attr)
+{
+	return syscall(__NR_bpf, cmd, attr, sizeof(*attr));
+}
+
+/*
+ * Load "r0 = @ret; exit" as a BPF program of @type, named @name (NULL:
+ * no name).  Return: its fd, or -1 with errno if the kernel refuses it.
+ */
+static inline int load_ret_prog(__u32 type, int ret, const char *name)
+{
+	struct bpf_insn insns[2] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 0, .imm = ret },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.prog_type = type;
+	attr.insns = (uintptr_t)insns;
+	attr.insn_cnt = 2;
+	attr.license = (uintptr_t)"GPL";
+	if (name)
+		snprintf(attr.prog_name, sizeof(attr.prog_name), "%s", name);
+	return sys_bpf(BPF_PROG_LOAD, &attr);
 }
 
 #endif /* PERF_HELPERS_H */

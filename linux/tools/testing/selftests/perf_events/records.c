@@ -223,29 +223,6 @@ TEST(namespaces_record_for_a_child)
  * KSYMBOL and BPF_EVENT
  */
 
-static int sys_bpf(int cmd, union bpf_attr *attr)
-{
-	return syscall(__NR_bpf, cmd, attr, sizeof(*attr));
-}
-
-/* Load "r0 = 0; exit" as a socket filter named @name. */
-static int load_tiny_prog(const char *name)
-{
-	struct bpf_insn insns[2] = {
-		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 0 },
-		{ .code = BPF_JMP | BPF_EXIT },
-	};
-	union bpf_attr attr;
-
-	memset(&attr, 0, sizeof(attr));
-	attr.prog_type = BPF_PROG_TYPE_SOCKET_FILTER;
-	attr.insns = (uintptr_t)insns;
-	attr.insn_cnt = 2;
-	attr.license = (uintptr_t)"GPL";
-	snprintf(attr.prog_name, sizeof(attr.prog_name), "%s", name);
-	return sys_bpf(BPF_PROG_LOAD, &attr);
-}
-
 static int prog_info(int prog, struct bpf_prog_info *info)
 {
 	union bpf_attr attr;
@@ -294,7 +271,7 @@ TEST(bpf_prog_load_and_unload_records)
 	ASSERT_GE(fd, 0) TH_LOG("dummy: %s", strerror(errno));
 	ASSERT_EQ(0, ring_map(&r, fd, 4, PROT_READ | PROT_WRITE));
 	ASSERT_EQ(0, enable(fd));
-	prog = load_tiny_prog("pe_records");
+	prog = load_ret_prog(BPF_PROG_TYPE_SOCKET_FILTER, 0, "pe_records");
 	if (prog < 0) {
 		close(fd);
 		SKIP(return, "BPF_PROG_LOAD: %s", strerror(errno));

@@ -24,10 +24,8 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
-#include <linux/bpf.h>
 #include <linux/perf_event.h>
 #if defined(__x86_64__) || defined(__aarch64__)
 #include <asm/perf_regs.h>
@@ -1008,23 +1006,6 @@ TEST(sigtrap)
  * by returning 0.
  */
 
-/* Load "r0 = @ret; exit" as a program of @type; -1 with errno if refused. */
-static int load_ret_prog(__u32 type, int ret)
-{
-	struct bpf_insn insns[2] = {
-		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 0, .imm = ret },
-		{ .code = BPF_JMP | BPF_EXIT },
-	};
-	union bpf_attr attr;
-
-	memset(&attr, 0, sizeof(attr));
-	attr.prog_type = type;
-	attr.insns = (uintptr_t)insns;
-	attr.insn_cnt = 2;
-	attr.license = (uintptr_t)"GPL";
-	return syscall(__NR_bpf, BPF_PROG_LOAD, &attr, sizeof(attr));
-}
-
 /* Samples a page-faults sampler with program @prog writes for 16 faults. */
 static int samples_with_prog(struct __test_metadata *_metadata, int prog)
 {
@@ -1055,8 +1036,8 @@ TEST(bpf_program_keeps_or_drops_samples)
 {
 	int keep, drop, kept, dropped;
 
-	keep = load_ret_prog(BPF_PROG_TYPE_PERF_EVENT, 1);
-	drop = load_ret_prog(BPF_PROG_TYPE_PERF_EVENT, 0);
+	keep = load_ret_prog(BPF_PROG_TYPE_PERF_EVENT, 1, NULL);
+	drop = load_ret_prog(BPF_PROG_TYPE_PERF_EVENT, 0, NULL);
 	if (keep < 0 || drop < 0)
 		SKIP(return, "BPF_PROG_LOAD: %s", strerror(errno));
 	kept = samples_with_prog(_metadata, keep);
@@ -1074,8 +1055,8 @@ TEST(bpf_set_errors)
 	struct perf_event_attr attr;
 	int fd, prog, other;
 
-	prog = load_ret_prog(BPF_PROG_TYPE_PERF_EVENT, 1);
-	other = load_ret_prog(BPF_PROG_TYPE_SOCKET_FILTER, 0);
+	prog = load_ret_prog(BPF_PROG_TYPE_PERF_EVENT, 1, NULL);
+	other = load_ret_prog(BPF_PROG_TYPE_SOCKET_FILTER, 0, NULL);
 	if (prog < 0 || other < 0)
 		SKIP(return, "BPF_PROG_LOAD: %s", strerror(errno));
 	sampler_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS, PERF_SAMPLE_IP);
