@@ -3,8 +3,9 @@
  * The scheduling primitives of context.c that the files around it use:
  * rotate.c (multiplexing) and hotplug.c (CPU contexts across CPU hotplug,
  * moving CPU-wide events between CPUs).  The locking rules are context.c's
- * (its top comment): every function here runs with the locks of the
- * contexts it touches held, IRQs off, on the CPU where they are active.
+ * (its top comment): IRQs off, on the CPU where the contexts are active,
+ * and, unless a comment below says a function takes them itself, with the
+ * locks of the contexts it touches held.
  */
 #ifndef _KERNEL_EVENTS_CONTEXT_H
 #define _KERNEL_EVENTS_CONTEXT_H
