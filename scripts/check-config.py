@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
-"""check-config.py .config FRAGMENT...: fail if a fragment's setting is lost."""
+"""check-config.py .config FRAGMENT...: fail if a fragment's setting is lost,
+or if the config cannot report a bug (REQUIRED below), whatever the
+fragments say."""
 import re
 import sys
 
@@ -18,9 +20,18 @@ def settings(path):
     return out
 
 
+# Every guest kernel must be able to report WARN_ON()/BUG_ON(): without
+# CONFIG_BUG they compile to nothing and no test can see them.
+REQUIRED = {"CONFIG_BUG": "y", "CONFIG_DEBUG_BUGVERBOSE": "y"}
+
+
 def main():
     have = settings(sys.argv[1])
     bad = []
+    for key, want in REQUIRED.items():
+        if have.get(key, "n") != want:
+            bad.append("required: %s=%s but the config has %s" %
+                       (key, want, have.get(key, "n")))
     for frag in sys.argv[2:]:
         for key, want in settings(frag).items():
             got = have.get(key, "n")

@@ -8,6 +8,7 @@
 #   TREE-arm64-icount  selftests, under -icount shift=0, which gives QEMU's
 #                      PMUv3 its exact instructions event
 #   TREE-x86_64-debug  selftests, mainline-selftests on the debug config
+#   TREE-arm64-debug   selftests on the debug config (KASAN, lockdep, ...)
 # Correctness runs go without icount: under it, SMP guests stall (RCU stall
 # reports, on mainline too) and the base tree's selftests take 20+ minutes
 # on arm64 instead of a few.
@@ -15,7 +16,7 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 trees=("$@")
 res=${RESULTS:-$top/out/test}
-arches=${ARCHES:-x86_64 arm64 arm64-icount x86_64-debug}
+arches=${ARCHES:-x86_64 arm64 arm64-icount x86_64-debug arm64-debug}
 rm -rf "$res"
 mkdir -p "$res"
 
@@ -49,6 +50,7 @@ guest() {
 	x86_64) plan=selftests,mainline-selftests,perf,perf-test icount=0 timeout=2400 ;;
 	arm64) plan=selftests,mainline-selftests icount=0 timeout=1800 ;;
 	arm64-icount) plan=selftests icount=1 timeout=1200 ;;
+	arm64-debug) plan=selftests icount=0 timeout=2400 ;;
 	*) plan=selftests,mainline-selftests icount=0 timeout=1800 ;;
 	esac
 	# Under icount a run nearly repeats itself and is slow: no retry.

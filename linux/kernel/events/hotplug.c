@@ -17,6 +17,7 @@
 
 #include <linux/cpu.h>
 #include <linux/perf_event.h>
+#include <linux/rcupdate.h>
 #include <linux/smp.h>
 
 #include "internal.h"
@@ -29,7 +30,7 @@ static void cpu_ctx_activate(void *unused)
 
 	raw_spin_lock(&ctx->lock);
 	if (!ctx->is_active) {
-		ctx->timestamp = perf_clock();
+		perf_ctx_set_timestamp(ctx, perf_clock());
 		ctx->is_active = EVENT_ALL | EVENT_TIME;
 #ifdef CONFIG_CGROUP_PERF
 		if (ctx->nr_cgroups) {
@@ -81,7 +82,14 @@ int perf_event_init_cpu(unsigned int cpu)
 		return 0;
 	perf_pmu_scope_cpu_online(cpu);
 	mutex_lock(&ctx->mutex);
-	smp_call_function_single(cpu, cpu_ctx_activate, NULL, 1);
+	/*
+	 * perf_event_init() brings up the boot CPU's context from
+	 * start_kernel(), on that CPU with IRQs still off: no cross-call.
+	 */
+	if (irqs_disabled() && cpu == smp_processor_id())
+		cpu_ctx_activate(NULL);
+	else
+		smp_call_function_single(cpu, cpu_ctx_activate, NULL, 1);
 	mutex_unlock(&ctx->mutex);
 	return 0;
 }
@@ -144,6 +152,12 @@ void perf_pmu_migrate_context(struct pmu *pmu, int src_cpu, int dst_cpu)
 	}
 	/* leaders first, so that siblings find their group */
 	list_splice_tail(&siblings, &leaders);
+	/*
+	 * Their side-band links go from @src_cpu's list to @dst_cpu's: no
+	 * walker of the old list may still stand on one (records.c).
+	 */
+	if (!list_empty(&leaders))
+		synchronize_rcu();
 	list_for_each_entry_safe(event, tmp, &leaders, migrate_entry) {
 		struct perf_event_pmu_context *epc;
 
