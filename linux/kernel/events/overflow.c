@@ -150,34 +150,50 @@ void perf_sample_event_took(u64 sample_len_ns)
  */
 
 /*
+ * The longest period frequency mode sets: attr.sample_period has bit 63
+ * clear, and perf_freq_step() works in s64.
+ */
+#define PERF_FREQ_PERIOD_MAX	((u64)S64_MAX / 8)
+
+/*
  * The period that would have made @count events in @nsec nanoseconds come
- * at attr.sample_freq samples a second.
+ * at attr.sample_freq samples a second: count * NSEC_PER_SEC / nsec / freq.
+ *
+ * @count is whatever the counter did, which user space can make as large
+ * as it likes (a counter written back, a huge period, a reset).  The events
+ * per second must fit in 64 bits before the 128-bit divide: on x86 a
+ * quotient that does not fit traps.  Past that the period is the longest.
  */
 static u64 perf_freq_period(struct perf_event *event, u64 count, u64 nsec)
 {
 	u64 freq = event->attr.sample_freq;
-	u64 period;
+	u64 per_sec;
 
 	if (!nsec || !freq)
 		return 0;
-	/* count * NSEC_PER_SEC / (nsec * freq), in two steps against overflow */
-	period = mul_u64_u64_div_u64(count, NSEC_PER_SEC, nsec);
-	return div64_u64(period, freq) ?: 1;
+	if (unlikely(count > U64_MAX / NSEC_PER_SEC) &&
+	    div64_u64(count, nsec) >= U64_MAX / NSEC_PER_SEC)
+		return PERF_FREQ_PERIOD_MAX;
+	per_sec = mul_u64_u64_div_u64(count, NSEC_PER_SEC, nsec);
+	return clamp_val(div64_u64(per_sec, freq), 1, PERF_FREQ_PERIOD_MAX);
 }
 
 /*
  * Move hw.sample_period an eighth of the way towards @target, smoothing out
- * noise.  Return: true when the period still running is far longer than
- * the new one, so that the caller should restart it.
+ * noise.  Both are at most PERF_FREQ_PERIOD_MAX, so nothing here overflows.
+ * Return: true when the period still running is far longer than the new
+ * one, so that the caller should restart it.
  */
 static bool perf_freq_step(struct perf_event *event, u64 target)
 {
 	struct hw_perf_event *hwc = &event->hw;
-	s64 delta = (s64)(target - hwc->sample_period) / 8;
-	u64 period = hwc->sample_period + delta;
+	u64 period = min_t(u64, hwc->sample_period, PERF_FREQ_PERIOD_MAX);
+	s64 left;
 
+	period += ((s64)target - (s64)period) / 8;
 	hwc->sample_period = period ?: 1;
-	return local64_read(&hwc->period_left) > 8 * (s64)hwc->sample_period;
+	left = local64_read(&hwc->period_left);
+	return left > 0 && (u64)left / 8 > hwc->sample_period;
 }
 
 /* An overflow of a frequency event: adjust from the time since the last. */
@@ -221,8 +237,9 @@ void perf_event_tick_event(struct perf_event *event)
 	count = local64_read(&event->count);
 	delta = count - hwc->freq_count_stamp;
 	hwc->freq_count_stamp = count;
-	restart = delta && perf_freq_step(event,
-					  perf_freq_period(event, delta, TICK_NSEC));
+	/* a count that went back (reset, written) tells nothing this tick */
+	restart = (s64)delta > 0 &&
+		  perf_freq_step(event, perf_freq_period(event, delta, TICK_NSEC));
 	if (restart)
 		local64_set(&hwc->period_left, 0);
 	event->pmu->start(event, restart ? PERF_EF_RELOAD : 0);

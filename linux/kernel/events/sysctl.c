@@ -69,6 +69,12 @@ u64 perf_sample_allowed_ns __read_mostly =
 int perf_samples_per_tick __read_mostly =
 	DIV_ROUND_UP(PERF_DEFAULT_SAMPLE_RATE, HZ);
 
+/* Samples a tick may take at @rate a second (rate up to INT_MAX: no int sums). */
+static int perf_rate_per_tick(int rate)
+{
+	return rate / HZ + !!(rate % HZ);
+}
+
 static void perf_update_allowed_ns(void)
 {
 	u64 allowed = div_u64((u64)perf_sample_period_ns *
@@ -102,7 +108,7 @@ bool perf_sample_rate_lower(u64 took_ns)
 	if (rate >= READ_ONCE(sysctl_perf_event_sample_rate))
 		return false;
 	WRITE_ONCE(sysctl_perf_event_sample_rate, rate);
-	WRITE_ONCE(perf_samples_per_tick, DIV_ROUND_UP(rate, HZ));
+	WRITE_ONCE(perf_samples_per_tick, perf_rate_per_tick(rate));
 	WRITE_ONCE(perf_sample_period_ns, NSEC_PER_SEC / rate);
 	perf_update_allowed_ns();
 	return true;
@@ -135,7 +141,7 @@ int perf_event_max_sample_rate_handler(const struct ctl_table *table, int write,
 		return err;
 
 	WRITE_ONCE(perf_samples_per_tick,
-		   DIV_ROUND_UP(sysctl_perf_event_sample_rate, HZ));
+		   perf_rate_per_tick(sysctl_perf_event_sample_rate));
 	WRITE_ONCE(perf_sample_period_ns,
 		   NSEC_PER_SEC / sysctl_perf_event_sample_rate);
 	perf_update_allowed_ns();

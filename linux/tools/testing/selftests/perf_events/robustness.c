@@ -1,0 +1,290 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * perf_event_open(2) under unlucky and hostile use: counts that jump under
+ * a frequency event, software events in hardware groups, opens that fail
+ * half-way, user-space counter access.  Each test is a reproducer of a
+ * kernel fault (a trap, a hung CPU, an event left where it does not
+ * belong): passing means the kernel stayed healthy and the event still
+ * counts as documented.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+#include <linux/perf_event.h>
+
+#include "../kselftest_harness.h"
+#include "perf_helpers.h"
+
+#define TIMES	(PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING)
+
+/* A hardware event of this task, or -1 with errno where there is no PMU. */
+static int open_hw(__u64 config, int group_fd, int pinned, int exclusive)
+{
+	struct perf_event_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_HARDWARE;
+	attr.config = config;
+	attr.read_format = TIMES;
+	attr.pinned = pinned;
+	attr.exclusive = exclusive;
+	return sys_perf_event_open(&attr, 0, -1, group_fd, 0);
+}
+
+static int no_hw_pmu(int err)
+{
+	return err == ENOENT || err == EOPNOTSUPP || err == ENODEV;
+}
+
+/*
+ * A frequency event's count going back (RESET), its frequency changed and
+ * its being switched off and on, across many ticks: the tick derives the
+ * next period from the count since the last tick, and a count that went
+ * back is a delta of nearly 2^64 events.
+ */
+TEST(freq_event_count_jumps)
+{
+	struct perf_event_attr attr;
+	__u64 freqs[] = { 1, 4000, 100, 1000 };
+	long long end;
+	__u64 v;
+	int fd, i;
+
+	sw_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS);
+	attr.freq = 1;
+	attr.sample_freq = 1000;
+	attr.sample_type = PERF_SAMPLE_IP;
+	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	ASSERT_GE(fd, 0) TH_LOG("page-faults at 1000 Hz: %s", strerror(errno));
+
+	/* well past a second of ticks, whatever HZ is */
+	end = monotonic_ns() + 1500LL * 1000 * 1000;
+	for (i = 0; monotonic_ns() < end; i++) {
+		ASSERT_EQ(0, fault_n(64));
+		ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_RESET, 0));
+		if (i % 8 == 3)
+			ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_PERIOD,
+					   &freqs[(i / 8) % 4]));
+		if (i % 16 == 7) {
+			ASSERT_EQ(0, disable(fd));
+			ASSERT_EQ(0, enable(fd));
+		}
+	}
+
+	/* it still counts, from the last reset */
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_RESET, 0));
+	ASSERT_EQ(0, fault_n(32));
+	v = read_value(fd);
+	TH_LOG("%d rounds; 32 faults counted as %llu", i,
+	       (unsigned long long)v);
+	EXPECT_GE(v, 32);
+	EXPECT_LT(v, 1000);
+	close(fd);
+}
+
+/*
+ * A software event in a hardware group is scheduled by the hardware PMU.
+ * Its own (software) PMU's per-CPU state must not be pointed at the
+ * hardware group's sub-context: once the task has left that CPU, a
+ * reschedule of the software PMU there (a CPU-wide exclusive software
+ * group that does not fit) would put the task's group on a CPU it does
+ * not run on, linking the software event into two CPUs' lists.
+ */
+TEST(software_sibling_of_hardware_group)
+{
+	struct perf_event_attr attr;
+	__u64 v[3], before;
+	int lead, sib, cpu_ev[2], i;
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		SKIP(return, "needs two CPUs online");
+	if (geteuid())
+		SKIP(return, "CPU-wide events: needs root");
+	ASSERT_EQ(0, pin_to_cpu(0, 1));
+	lead = open_hw(PERF_COUNT_HW_CPU_CYCLES, -1, 0, 0);
+	if (lead < 0 && no_hw_pmu(errno))
+		SKIP(return, "no hardware PMU: %s", strerror(errno));
+	ASSERT_GE(lead, 0) TH_LOG("cycles: %s", strerror(errno));
+	sw_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS);
+	attr.read_format = TIMES;
+	sib = sys_perf_event_open(&attr, 0, -1, lead, 0);
+	ASSERT_GE(sib, 0) TH_LOG("page-faults in the group: %s",
+				 strerror(errno));
+
+	/* leave CPU 1; then make its software PMU reschedule */
+	ASSERT_EQ(0, pin_to_cpu(0, 0));
+	sw_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS);
+	cpu_ev[0] = sys_perf_event_open(&attr, -1, 1, -1, 0);
+	ASSERT_GE(cpu_ev[0], 0) TH_LOG("CPU 1 page-faults: %s",
+				       strerror(errno));
+	sw_attr(&attr, PERF_COUNT_SW_CONTEXT_SWITCHES);
+	attr.exclusive = 1;
+	cpu_ev[1] = sys_perf_event_open(&attr, -1, 1, -1, 0);
+	ASSERT_GE(cpu_ev[1], 0) TH_LOG("CPU 1 exclusive: %s",
+				       strerror(errno));
+
+	/* the group runs with the task, wherever it goes */
+	for (i = 0; i < 8; i++) {
+		ASSERT_EQ(0, pin_to_cpu(0, i % 2));
+		ASSERT_EQ(0, fault_n(16));
+	}
+	ASSERT_EQ(sizeof(v), read(sib, v, sizeof(v)));
+	before = v[0];
+	ASSERT_EQ(0, fault_n(100));
+	ASSERT_EQ(sizeof(v), read(sib, v, sizeof(v)));
+	TH_LOG("page-faults %llu, then %llu; enabled %llu running %llu",
+	       (unsigned long long)before, (unsigned long long)v[0],
+	       (unsigned long long)v[1], (unsigned long long)v[2]);
+	EXPECT_GE(before, 8 * 16);
+	EXPECT_GE(v[0] - before, 100);
+	EXPECT_LT(v[0] - before, 1000);
+	close(cpu_ev[1]);
+	close(cpu_ev[0]);
+	close(sib);
+	close(lead);
+}
+
+/*
+ * A hardware event joining a software-only group moves the group to the
+ * hardware PMU.  An open that then fails (here: aux_output without an
+ * AUX leader) must leave the group where it was: a software group moved
+ * to the hardware PMU could no longer go on beside an exclusive hardware
+ * group.
+ */
+TEST(failed_open_leaves_group_in_place)
+{
+	struct perf_event_attr attr;
+	int lead, excl, fd;
+	__u64 v[3];
+
+	sw_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS);
+	attr.read_format = TIMES;
+	lead = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	ASSERT_GE(lead, 0) TH_LOG("page-faults: %s", strerror(errno));
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_HARDWARE;
+	attr.config = PERF_COUNT_HW_CPU_CYCLES;
+	attr.aux_output = 1;
+	fd = sys_perf_event_open(&attr, 0, -1, lead, 0);
+	if (fd < 0 && no_hw_pmu(errno))
+		SKIP(return, "no hardware PMU: %s", strerror(errno));
+	ASSERT_LT(fd, 0);
+	EXPECT_EQ(EINVAL, errno);
+
+	excl = open_hw(PERF_COUNT_HW_CPU_CYCLES, -1, 1, 1);
+	ASSERT_GE(excl, 0) TH_LOG("pinned exclusive cycles: %s",
+				  strerror(errno));
+	ASSERT_EQ(0, fault_n(64));
+	ASSERT_EQ(sizeof(v), read(lead, v, sizeof(v)));
+	TH_LOG("page-faults %llu, enabled %llu, running %llu",
+	       (unsigned long long)v[0], (unsigned long long)v[1],
+	       (unsigned long long)v[2]);
+	EXPECT_GE(v[0], 64);
+	EXPECT_EQ(v[1], v[2]);
+	close(excl);
+	close(lead);
+}
+
+#ifdef __aarch64__
+static sigjmp_buf sigill_jmp;
+
+static void on_sigill(int sig)
+{
+	siglongjmp(sigill_jmp, 1);
+}
+
+/* The counter the control page names (index - 1), read at EL0. */
+static __u64 read_pmu_counter(unsigned int idx)
+{
+	__u64 v;
+
+	if (idx == 31) {
+		asm volatile("mrs %0, pmccntr_el0" : "=r" (v));
+		return v;
+	}
+	asm volatile("msr pmselr_el0, %0" : : "r" ((__u64)idx));
+	asm volatile("isb" : : : "memory");
+	asm volatile("mrs %0, pmxevcntr_el0" : "=r" (v));
+	return v;
+}
+#endif
+
+/*
+ * arm64: with /proc/sys/kernel/perf_user_access set, a task whose event
+ * asks for it (format "rdpmc") may read the counter the control page
+ * names without a system call.  The driver opens EL0 access only while
+ * the running task's context has such an event (ctx->nr_user).
+ */
+TEST(user_counter_access)
+{
+#ifdef __aarch64__
+	const char *sysctl = "/proc/sys/kernel/perf_user_access";
+	const char *fmt = "/sys/bus/event_source/devices/armv8_pmuv3_0/format/rdpmc";
+	struct perf_event_mmap_page *pc;
+	struct perf_event_attr attr;
+	struct sigaction sa = { .sa_handler = on_sigill }, old;
+	int fd, saved, bit, got_sigill;
+	__u64 v = 0;
+	FILE *f;
+
+	if (read_int(sysctl, &saved))
+		SKIP(return, "no %s", sysctl);
+	f = fopen(fmt, "r");
+	if (!f)
+		SKIP(return, "no PMUv3 rdpmc format");
+	ASSERT_EQ(1, fscanf(f, "config1:%d", &bit));
+	fclose(f);
+	if (geteuid())
+		SKIP(return, "sets %s: needs root", sysctl);
+	ASSERT_EQ(0, write_int(sysctl, 1));
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_HARDWARE;
+	attr.config = PERF_COUNT_HW_CPU_CYCLES;
+	attr.config1 = 1ULL << bit;
+	attr.exclude_kernel = 1;
+	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	if (fd < 0) {
+		write_int(sysctl, saved);
+		ASSERT_GE(fd, 0) TH_LOG("cycles with rdpmc: %s",
+					strerror(errno));
+	}
+	pc = mmap(NULL, getpagesize(), PROT_READ, MAP_SHARED, fd, 0);
+	ASSERT_NE(MAP_FAILED, pc) TH_LOG("mmap: %s", strerror(errno));
+	sched_yield();
+	burn_cpu(1000 * 1000);
+
+	sigaction(SIGILL, &sa, &old);
+	got_sigill = sigsetjmp(sigill_jmp, 1);
+	if (!got_sigill && pc->cap_user_rdpmc && pc->index)
+		v = read_pmu_counter(pc->index - 1);
+	sigaction(SIGILL, &old, NULL);
+	TH_LOG("cap_user_rdpmc %u, index %u, counter %llu%s",
+	       (unsigned int)pc->cap_user_rdpmc, pc->index,
+	       (unsigned long long)v, got_sigill ? ", SIGILL" : "");
+	EXPECT_EQ(1, (int)pc->cap_user_rdpmc);
+	EXPECT_NE(0, pc->index);
+	EXPECT_FALSE(got_sigill);
+	EXPECT_NE(0, v);
+
+	munmap(pc, getpagesize());
+	close(fd);
+	write_int(sysctl, saved);
+#else
+	SKIP(return, "arm64 only");
+#endif
+}
+
+TEST_HARNESS_MAIN
