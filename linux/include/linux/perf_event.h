@@ -560,8 +560,9 @@ struct perf_event_context {
 	int				nr_active;
 	int				is_active;	/* EVENT_* of internal.h */
 	/*
-	 * Events that let user space read their counter directly (arm64
-	 * PMUv3 checks it on context switch); 0 until mmap support lands.
+	 * Events whose PMU lets user space read their counter directly
+	 * (PERF_EVENT_FLAG_USER_READ_CNT); arm64's PMUv3 opens EL0 access
+	 * on context switch while there are any.
 	 */
 	int				nr_user;
 	int				nr_stat;	/* inherit_stat events */
@@ -571,6 +572,7 @@ struct perf_event_context {
 
 	u64				time;		/* time the context was active */
 	u64				timestamp;	/* perf_clock() at the last update */
+	u64				timeoffset;	/* time - timestamp, for NMI */
 
 	/* clone detection: both clones of one parent generation match */
 	struct perf_event_context	*parent_ctx;

@@ -28,8 +28,10 @@
  * freeing to an IRQ work, which hands it to a work item.  The pages
  * stay allocated while hardware may still write to them.
  *
- * Locking: rb->aux is set and cleared under the mapping event's
- * mmap_mutex and read under RCU.  Transactions run with interrupts off
+ * Locking: rb->aux is set and cleared under rb->aux_mutex (inside the
+ * mapping event's mmap_mutex when mapping) and read under RCU; the
+ * area's mmap_count changes under that mutex too, so a mapping never
+ * takes up an area its last unmapping is taking away.  Transactions run with interrupts off
  * (NMI included) on the CPU the event is active on; aux->busy keeps a
  * second one out.
  */
@@ -276,8 +278,9 @@ int perf_aux_mmap(struct perf_event *event, struct vm_area_struct *vma)
 	mutex_lock(&event->mmap_mutex);
 	rb = event->rb;
 	if (!rb)
-		goto unlock;
+		goto unlock_event;
 
+	mutex_lock(&rb->aux_mutex);
 	offset = READ_ONCE(rb->user_page->aux_offset);
 	size = READ_ONCE(rb->user_page->aux_size);
 	nr_pages = len >> PAGE_SHIFT;
@@ -287,7 +290,7 @@ int perf_aux_mmap(struct perf_event *event, struct vm_area_struct *vma)
 		goto unlock;
 
 	aux = rcu_dereference_protected(rb->aux,
-					lockdep_is_held(&event->mmap_mutex));
+					lockdep_is_held(&rb->aux_mutex));
 	if (aux) {
 		if (aux->pgoff != vma->vm_pgoff || aux->nr_pages != nr_pages)
 			goto unlock;
@@ -316,6 +319,8 @@ mapped:
 	atomic_inc(&event->mmap_count);
 	err = 0;
 unlock:
+	mutex_unlock(&rb->aux_mutex);
+unlock_event:
 	mutex_unlock(&event->mmap_mutex);
 	return err;
 }
@@ -349,11 +354,12 @@ void perf_aux_vma_open(struct perf_buffer *rb)
 {
 	struct perf_aux_area *aux;
 
-	rcu_read_lock();
-	aux = rcu_dereference(rb->aux);
+	mutex_lock(&rb->aux_mutex);
+	aux = rcu_dereference_protected(rb->aux,
+					lockdep_is_held(&rb->aux_mutex));
 	if (aux)
 		atomic_inc(&aux->mmap_count);
-	rcu_read_unlock();
+	mutex_unlock(&rb->aux_mutex);
 }
 
 /**
@@ -371,15 +377,15 @@ void perf_aux_vma_close(struct perf_event *event, struct perf_buffer *rb,
 {
 	struct perf_aux_area *aux;
 
-	mutex_lock(&event->mmap_mutex);
+	mutex_lock(&rb->aux_mutex);
 	aux = rcu_dereference_protected(rb->aux,
-					lockdep_is_held(&event->mmap_mutex));
+					lockdep_is_held(&rb->aux_mutex));
 	if (!aux || !atomic_dec_and_test(&aux->mmap_count)) {
-		mutex_unlock(&event->mmap_mutex);
+		mutex_unlock(&rb->aux_mutex);
 		return;
 	}
 	RCU_INIT_POINTER(rb->aux, NULL);
-	mutex_unlock(&event->mmap_mutex);
+	mutex_unlock(&rb->aux_mutex);
 
 	atomic_long_sub(aux->nr_pages - aux->pinned, &aux->user->perf_mlock);
 	atomic64_sub(aux->pinned, &mm->pinned_vm);

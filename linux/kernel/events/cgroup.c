@@ -53,10 +53,12 @@ void perf_cgroup_clocks_run(struct perf_cgroup *cgrp, bool run)
 		struct perf_cgroup_info *info =
 			this_cpu_ptr(css_to_perf_cgroup(css)->info);
 
+		/* the same one-word offset as a context's clock (context.h) */
 		if (info->active)
-			info->time += now - info->timestamp;
+			WRITE_ONCE(info->time, info->time + now - info->timestamp);
 		info->timestamp = now;
-		info->active = run;
+		WRITE_ONCE(info->timeoffset, info->time - now);
+		WRITE_ONCE(info->active, run);
 	}
 }
 
@@ -70,11 +72,9 @@ u64 perf_cgroup_event_time(struct perf_event *event)
 {
 	struct perf_cgroup_info *info = per_cpu_ptr(event->cgrp->info,
 						    event->cpu);
-	u64 time = READ_ONCE(info->time);
-
 	if (READ_ONCE(info->active))
-		time += perf_clock() - READ_ONCE(info->timestamp);
-	return time;
+		return perf_clock() + READ_ONCE(info->timeoffset);
+	return READ_ONCE(info->time);
 }
 
 static struct cgroup_subsys_state *

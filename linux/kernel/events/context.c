@@ -432,10 +432,13 @@ void perf_event_times_local(struct perf_event *event, u64 *enabled,
 			    u64 *running)
 {
 	struct perf_event_context *ctx = event->ctx;
-	u64 now = ctx->time, delta;
+	u64 now, delta;
 
-	if (ctx->is_active & EVENT_TIME)
-		now += perf_clock() - ctx->timestamp;
+	/* one word each: see perf_ctx_set_timestamp() */
+	if (READ_ONCE(ctx->is_active) & EVENT_TIME)
+		now = perf_clock() + READ_ONCE(ctx->timeoffset);
+	else
+		now = READ_ONCE(ctx->time);
 #ifdef CONFIG_CGROUP_PERF
 	if (event->cgrp)
 		now = perf_cgroup_event_time(event);
@@ -616,6 +619,9 @@ static int event_sched_in(struct perf_event *event)
 {
 	if (event->state <= PERF_EVENT_STATE_OFF)
 		return 0;
+	/* a second pmu->add() would link the event into the PMU twice */
+	if (WARN_ON_ONCE(event->state == PERF_EVENT_STATE_ACTIVE))
+		return 0;
 	WRITE_ONCE(event->oncpu, smp_processor_id());
 	event_set_state(event, PERF_EVENT_STATE_ACTIVE);
 	perf_throttle_sched_in(event);
@@ -651,7 +657,7 @@ static void group_sched_out(struct perf_event *leader)
 
 static bool group_fits(struct perf_event *leader)
 {
-	struct perf_cpu_pmu_context *cpc = perf_this_cpc(leader->pmu);
+	struct perf_cpu_pmu_context *cpc = perf_this_cpc(perf_group_pmu(leader));
 
 	if (cpc->exclusive)
 		return false;
@@ -823,7 +829,7 @@ static void task_ctx_activate(struct perf_cpu_context *cpuctx,
 	raw_spin_lock(&cpuctx->ctx.lock);
 	raw_spin_lock(&ctx->lock);
 	cpuctx->task_ctx = ctx;
-	ctx->timestamp = perf_clock();
+	perf_ctx_set_timestamp(ctx, perf_clock());
 	ctx->is_active = EVENT_ALL | EVENT_TIME;
 	list_for_each_entry(epc, &ctx->pmu_ctx_list, pmu_ctx_entry) {
 		struct perf_cpu_pmu_context *cpc = perf_this_cpc(epc->pmu);
@@ -933,6 +939,25 @@ void __perf_event_task_sched_out(struct task_struct *prev,
 		perf_task_ctx_deactivate(cpuctx, ctx);
 }
 
+/*
+ * Whether a task context coming on has events to put on.  Read without
+ * the lock first; a context seen empty may be getting its first event
+ * from ctx_function_call() right now, which tests task_curr() under
+ * ctx->lock: taking the lock orders this read after that install, or the
+ * install after this task became current (and it sends the IPI).
+ */
+static bool perf_task_ctx_wanted(struct perf_event_context *ctx)
+{
+	int nr;
+
+	if (likely(READ_ONCE(ctx->nr_events)))
+		return true;
+	raw_spin_lock(&ctx->lock);
+	nr = ctx->nr_events;
+	raw_spin_unlock(&ctx->lock);
+	return nr;
+}
+
 /**
  * __perf_event_task_sched_in - the scheduler has switched to @task
  * @prev: the task that left
@@ -953,7 +978,7 @@ void __perf_event_task_sched_in(struct task_struct *prev,
 		perf_cgroup_switch(task);
 #endif
 	ctx = rcu_dereference_sched(*task_ctxp(task));
-	if (ctx && ctx->nr_events && cpuctx->task_ctx != ctx) {
+	if (ctx && cpuctx->task_ctx != ctx && perf_task_ctx_wanted(ctx)) {
 		if (cpuctx->task_ctx)	/* left behind by an odd switch */
 			perf_task_ctx_deactivate(cpuctx, cpuctx->task_ctx);
 		task_ctx_activate(cpuctx, ctx);
@@ -1041,6 +1066,15 @@ static void ctx_call_here(void *data)
 	call->done = 1;
 }
 
+/* @ctx is a task's context, and that task is running with it somewhere. */
+static bool ctx_task_running(struct perf_event_context *ctx)
+{
+	struct task_struct *task = ctx->task;
+
+	return task && task_curr(task) &&
+	       rcu_access_pointer(*task_ctxp(task)) == ctx;
+}
+
 /*
  * Run @func on @ctx: on the CPU where the context is active, or here with
  * ctx->lock held if it is active nowhere.  @func sees cpuctx == NULL in the
@@ -1066,7 +1100,13 @@ static void ctx_function_call(struct perf_event_context *ctx, ctx_func_t func,
 				return;
 		}
 		raw_spin_lock_irq(&ctx->lock);
-		if (!ctx->is_active) {
+		/*
+		 * Inactive, and its task not running: a sched-in from now on
+		 * waits for this lock (perf_task_ctx_wanted()) and sees what
+		 * @func does.  A task that came on since the test above gets
+		 * the IPI instead.
+		 */
+		if (!ctx->is_active && !ctx_task_running(ctx)) {
 			perf_ctx_update_time(ctx);
 			func(NULL, ctx, info);
 			raw_spin_unlock_irq(&ctx->lock);
@@ -1139,7 +1179,7 @@ static void event_try_start(struct perf_cpu_context *cpuctx,
 		if (!event_sched_in(event))
 			return;
 	}
-	pmu_resched_locked(cpuctx, leader->pmu);
+	pmu_resched_locked(cpuctx, perf_group_pmu(leader));
 }
 
 static void install_func(struct perf_cpu_context *cpuctx,
@@ -1154,9 +1194,12 @@ static void install_func(struct perf_cpu_context *cpuctx,
 		ctx->nr_stat++;
 	if (event->attr.freq && event->attr.sample_freq)
 		ctx->nr_freq++;
+	/* the PMU lets user space read the counter (arm64: EL0 access) */
+	if (event->hw.flags & PERF_EVENT_FLAG_USER_READ_CNT)
+		ctx->nr_user++;
 	epc_account(event->pmu_ctx, 1);
 	if (cpuctx && ctx->task)
-		perf_this_cpc(event->pmu)->task_epc = event->pmu_ctx;
+		perf_this_cpc(perf_group_pmu(event))->task_epc = event->pmu_ctx;
 	cgrp_account(cpuctx, event, 1);
 	event->tstamp = event_clock(event);
 	event->attach_state |= PERF_ATTACH_CONTEXT;
@@ -1261,10 +1304,12 @@ static void remove_func(struct perf_cpu_context *cpuctx,
 		ctx->nr_stat--;
 	if (event->attr.freq && event->attr.sample_freq)
 		ctx->nr_freq--;
+	if (event->hw.flags & PERF_EVENT_FLAG_USER_READ_CNT)
+		ctx->nr_user--;
 	epc_account(event->pmu_ctx, -1);
 	cgrp_account(cpuctx, event, -1);
 	if (cpuctx && ctx->task && !event->pmu_ctx->nr_events)
-		perf_this_cpc(event->pmu)->task_epc = NULL;
+		perf_this_cpc(perf_group_pmu(event))->task_epc = NULL;
 	event->attach_state &= ~PERF_ATTACH_CONTEXT;
 }
 
@@ -1281,7 +1326,13 @@ void perf_remove_event(struct perf_event *event, unsigned int flags)
 	struct remove_args args = { .event = event, .flags = flags };
 
 	lockdep_assert_held(&event->ctx->mutex);
-	if (event->attach_state & PERF_ATTACH_CONTEXT)
+	/*
+	 * A move within the context keeps the event on its side-band list:
+	 * unlinked and linked again at once, a walker standing on it would
+	 * start the list over.
+	 */
+	if ((event->attach_state & PERF_ATTACH_CONTEXT) &&
+	    !(flags & DETACH_MOVE))
 		perf_sb_event_detach(event);
 	ctx_function_call(event->ctx, remove_func, &args);
 }
@@ -1644,30 +1695,27 @@ void perf_sched_cb_dec(struct pmu *pmu)
 /**
  * perf_group_move - a software-only group moves to a hardware PMU
  * @leader: the group's leader, in its context (ctx->mutex held)
- * @pmu: the hardware PMU a new member belongs to
+ * @epc: the hardware PMU's sub-context of that context, from
+ *	 perf_epc_find_get_pmu(); the caller's reference is used up
  *
- * The group is taken off, put in @pmu's share of the context and put back,
- * in the same states, so that it is scheduled with its new member.
- *
- * Return: 0, or -ENOMEM (nothing changed).
+ * The group is taken off, put in @epc and put back, in the same states,
+ * so that it is scheduled with the new member from @epc's PMU.  Nothing
+ * here fails: the open that adds the member gets @epc before its checks
+ * and moves the group only once it cannot fail any more.
  */
-int perf_group_move(struct perf_event *leader, struct pmu *pmu)
+void perf_group_move(struct perf_event *leader,
+		     struct perf_event_pmu_context *epc)
 {
 	struct perf_event_context *ctx = leader->ctx;
-	struct perf_event_pmu_context *epc;
 	struct perf_event *event, *tmp;
 	LIST_HEAD(members);
 
 	lockdep_assert_held(&ctx->mutex);
-	epc = perf_epc_find_get_pmu(ctx, pmu, leader->cpu);
-	if (IS_ERR(epc))
-		return PTR_ERR(epc);
-
 	list_add_tail(&leader->migrate_entry, &members);
 	for_each_sibling_event(event, leader)
 		list_add_tail(&event->migrate_entry, &members);
 	list_for_each_entry(event, &members, migrate_entry)
-		perf_remove_event(event, 0);
+		perf_remove_event(event, DETACH_MOVE);
 	/* the leader first, so that its group list is the new one */
 	list_for_each_entry_safe(event, tmp, &members, migrate_entry) {
 		list_del_init(&event->migrate_entry);
@@ -1677,7 +1725,6 @@ int perf_group_move(struct perf_event *leader, struct pmu *pmu)
 		perf_install_event(ctx, event, event->cpu);
 	}
 	perf_epc_put(epc);
-	return 0;
 }
 
 /* ---------------------------------------------------------------------

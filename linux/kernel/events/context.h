@@ -18,14 +18,40 @@ static inline struct perf_cpu_pmu_context *perf_this_cpc(struct pmu *pmu)
 	return this_cpu_ptr(pmu->cpu_pmu_context);
 }
 
+/*
+ * The PMU that schedules @event's group: the PMU of its sub-context.  A
+ * software event in a hardware group goes on and off with the hardware
+ * PMU's groups, while event->pmu (its own PMU) still counts it.  Anything
+ * per CPU about scheduling (task_epc, exclusive, the active groups) is
+ * that PMU's.
+ */
+static inline struct pmu *perf_group_pmu(struct perf_event *event)
+{
+	return event->pmu_ctx->pmu;
+}
+
+/*
+ * ctx->time and ctx->timestamp are two words, and a sample that reports
+ * times may be taken in an NMI that stopped their writer between the two.
+ * ctx->timeoffset is time - timestamp in one word, written after both:
+ * while EVENT_TIME is set the context's clock is perf_clock() + timeoffset
+ * (perf_event_times_local()), whichever of the writes an NMI comes after.
+ */
+static inline void perf_ctx_set_timestamp(struct perf_event_context *ctx,
+					  u64 now)
+{
+	ctx->timestamp = now;
+	WRITE_ONCE(ctx->timeoffset, ctx->time - now);
+}
+
 /* Bring ctx->time up to now (it advances only while EVENT_TIME is set). */
 static inline void perf_ctx_update_time(struct perf_event_context *ctx)
 {
 	u64 now = perf_clock();
 
 	if (ctx->is_active & EVENT_TIME)
-		ctx->time += now - ctx->timestamp;
-	ctx->timestamp = now;
+		WRITE_ONCE(ctx->time, ctx->time + now - ctx->timestamp);
+	perf_ctx_set_timestamp(ctx, now);
 }
 
 /*

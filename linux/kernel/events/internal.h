@@ -130,7 +130,8 @@ struct perf_event_pmu_context *
 perf_epc_find_get_pmu(struct perf_event_context *ctx, struct pmu *pmu, int cpu);
 void perf_epc_put(struct perf_event_pmu_context *epc);
 /* A hardware event joins a software-only group: move it (ctx->mutex held) */
-int perf_group_move(struct perf_event *leader, struct pmu *pmu);
+void perf_group_move(struct perf_event *leader,
+		     struct perf_event_pmu_context *epc);
 
 struct perf_event_context *perf_event_ctx_lock(struct perf_event *event);
 void perf_event_ctx_unlock(struct perf_event *event,
@@ -144,6 +145,7 @@ void perf_install_event(struct perf_event_context *ctx,
 #define DETACH_GROUP	0x01	/* break the group up too */
 #define DETACH_EXIT	0x02	/* the task is exiting: state EXIT */
 #define DETACH_DEAD	0x04	/* the event is being freed: state DEAD */
+#define DETACH_MOVE	0x08	/* put back in the same context right after */
 void perf_remove_event(struct perf_event *event, unsigned int flags);
 
 /* ctx->mutex held by the caller */

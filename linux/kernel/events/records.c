@@ -100,7 +100,8 @@ static void perf_sb_count(unsigned int kinds, int delta)
  * perf_sb_event_attach - start sending side-band records to an event
  * @event: an event just installed in its context (ctx->mutex held)
  *
- * Does nothing if @event asks for no record, or is attached already.
+ * Does nothing if @event asks for no record, or is still attached (a
+ * move within its context, DETACH_MOVE).
  */
 void perf_sb_event_attach(struct perf_event *event)
 {
@@ -109,7 +110,7 @@ void perf_sb_event_attach(struct perf_event *event)
 	struct hlist_head *list;
 	unsigned long flags;
 
-	if (!kinds || WARN_ON_ONCE(!hlist_unhashed(&event->sb_entry)))
+	if (!kinds || !hlist_unhashed(&event->sb_entry))
 		return;
 
 	if (ctx->task)
@@ -133,7 +134,9 @@ void perf_sb_event_attach(struct perf_event *event)
  * @event: an event leaving its context (ctx->mutex held)
  *
  * A walker already past the unlink may still hand @event one more record;
- * the event is freed only after a grace period, so that is harmless.
+ * the event is freed only after a grace period, so that is harmless.  An
+ * event linked again elsewhere must wait for a grace period in between:
+ * a walker still on it would go on along the other list.
  */
 void perf_sb_event_detach(struct perf_event *event)
 {

@@ -28,8 +28,8 @@
  *    the fault handler find it through event->rb under RCU.
  *
  * Locking order: ctx->mutex (ioctl) > mmap_lock (mmap, munmap) >
- * event->mmap_mutex > rb->writers_lock.  Two mmap_mutexes are taken
- * together only by SET_OUTPUT, lower address first.
+ * event->mmap_mutex > rb->aux_mutex, and > rb->writers_lock.  Two
+ * mmap_mutexes are taken together only by SET_OUTPUT, lower address first.
  *
  * The AUX area (mmap at a page offset past the data) is aux.c's; the
  * buffer only holds the pointer to it.
@@ -122,6 +122,7 @@ static struct perf_buffer *rb_alloc(int nr_pages, unsigned long watermark,
 	refcount_set(&rb->refcount, 1);
 	spin_lock_init(&rb->writers_lock);
 	INIT_LIST_HEAD(&rb->writers);
+	mutex_init(&rb->aux_mutex);
 
 	up = rb->pages[0];
 	rb->user_page = up;

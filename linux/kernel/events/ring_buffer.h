@@ -46,7 +46,12 @@ struct perf_buffer {
 	spinlock_t			writers_lock;
 	struct list_head		writers;
 
-	/* the AUX area: set and cleared under the owner's mmap_mutex */
+	/*
+	 * The AUX area: set and cleared under aux_mutex, which is the
+	 * buffer's and not an event's, since SET_OUTPUT shares the buffer
+	 * and each sharer may map the area.  Read under RCU.
+	 */
+	struct mutex			aux_mutex;
 	struct perf_aux_area __rcu	*aux;
 
 	/* mappings and the locked memory they were charged */

@@ -269,6 +269,9 @@ static int perf_swevent_add(struct perf_event *event, int flags)
 		event->hw.last_period = event->hw.sample_period;
 		perf_swevent_set_period(event);
 	}
+	/* on one CPU's list at a time: linked twice, the list is a cycle */
+	if (WARN_ON_ONCE(!hlist_unhashed(&event->hlist_entry)))
+		return -EINVAL;
 	event->hw.state = (flags & PERF_EF_START) ? 0 : PERF_HES_STOPPED;
 	hlist_add_head_rcu(&event->hlist_entry, &swc->on_pmu[event->attr.config]);
 	return 0;
@@ -277,7 +280,7 @@ static int perf_swevent_add(struct perf_event *event, int flags)
 static void perf_swevent_del(struct perf_event *event, int flags)
 {
 	event->hw.state = PERF_HES_STOPPED;
-	hlist_del_rcu(&event->hlist_entry);
+	hlist_del_init_rcu(&event->hlist_entry);
 }
 
 static void perf_swevent_start(struct perf_event *event, int flags)

@@ -548,7 +548,7 @@ static int perf_open_may_watch(struct perf_event_attr *attr,
 static struct file *perf_open_install(struct perf_open_args *args,
 				      struct perf_event *event)
 {
-	struct perf_event_pmu_context *epc;
+	struct perf_event_pmu_context *epc, *move_to = NULL;
 	struct perf_event_context *ctx;
 	struct task_struct *task = args->task;
 	struct file *file;
@@ -577,8 +577,14 @@ static struct file *perf_open_install(struct perf_open_args *args,
 
 	if (args->leader) {
 		err = perf_group_join_check(args->leader, event, ctx);
-		if (err == 1)
-			err = perf_group_move(args->leader, event->pmu);
+		if (err == 1) {
+			/* the group moves once nothing below can fail */
+			move_to = perf_epc_find_get_pmu(ctx, event->pmu,
+							args->leader->cpu);
+			err = PTR_ERR_OR_ZERO(move_to);
+			if (err)
+				move_to = NULL;
+		}
 		if (err)
 			goto out_ctx;
 	}
@@ -617,6 +623,8 @@ static struct file *perf_open_install(struct perf_open_args *args,
 	}
 
 	/* From here on nothing fails. */
+	if (move_to)
+		perf_group_move(args->leader, move_to);
 	event->filp = file;
 	event->owner = current;
 	perf_install_event(ctx, event, event->cpu);
@@ -632,6 +640,8 @@ out_epc:
 	event->pmu_ctx = NULL;
 	perf_epc_put(epc);
 out_ctx:
+	if (move_to)
+		perf_epc_put(move_to);
 	perf_unlock_target_ctx(ctx);
 out_exec_lock:
 	if (task)
