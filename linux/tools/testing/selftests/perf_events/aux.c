@@ -21,6 +21,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -489,6 +490,74 @@ TEST_F(writer, unmap_under_a_running_event)
 	munmap(aux, 2 * page);
 	ring_unmap(&r);
 	close(fd);
+}
+
+struct aux_mapper {
+	int fd;
+	size_t off, len;
+	pthread_barrier_t *go;
+	void *p;
+};
+
+static void *aux_mapper_fn(void *arg)
+{
+	struct aux_mapper *m = arg;
+
+	pthread_barrier_wait(m->go);
+	m->p = mmap(NULL, m->len, PROT_READ | PROT_WRITE, MAP_SHARED, m->fd,
+		    m->off);
+	return NULL;
+}
+
+/*
+ * Two events sharing one buffer (SET_OUTPUT) map its AUX area at the same
+ * moment, each through its own fd: both get the one area, and unmapping
+ * both frees it once (the debug guests' KASAN and kmemleak watch the
+ * pages and the area; each round also gives back its locked memory).
+ */
+TEST_F(writer, shared_buffer_aux_mapped_from_both_sides)
+{
+	long page = page_size();
+	struct aux_mapper m[2];
+	pthread_barrier_t go;
+	pthread_t th[2];
+	int fd[2], i, round;
+	struct ring r;
+
+	for (i = 0; i < 2; i++) {
+		fd[i] = open_writer(self->type, 64);
+		ASSERT_GE(fd[i], 0) TH_LOG("aux_test: %s", strerror(errno));
+	}
+	ASSERT_EQ(0, ring_map(&r, fd[0], 4, PROT_READ | PROT_WRITE));
+	ASSERT_EQ(0, ioctl(fd[1], PERF_EVENT_IOC_SET_OUTPUT, fd[0]));
+	r.meta->aux_offset = 5 * page;
+	r.meta->aux_size = 4 * page;
+	pthread_barrier_init(&go, NULL, 2);
+	for (round = 0; round < 64; round++) {
+		for (i = 0; i < 2; i++) {
+			m[i] = (struct aux_mapper){ .fd = fd[i], .go = &go,
+						    .off = 5 * page,
+						    .len = 4 * page };
+			ASSERT_EQ(0, pthread_create(&th[i], NULL,
+						    aux_mapper_fn, &m[i]));
+		}
+		for (i = 0; i < 2; i++)
+			pthread_join(th[i], NULL);
+		for (i = 0; i < 2; i++)
+			ASSERT_NE(MAP_FAILED, m[i].p)
+				TH_LOG("round %d, fd %d: %s", round, i,
+				       strerror(errno));
+		ASSERT_EQ(0, ioctl(fd[0], PERF_EVENT_IOC_ENABLE, 0));
+		switch_out(1);
+		ASSERT_EQ(0, ioctl(fd[0], PERF_EVENT_IOC_DISABLE, 0));
+		/* unmapped in the order they were not mapped, too */
+		ASSERT_EQ(0, munmap(m[round & 1].p, 4 * page));
+		ASSERT_EQ(0, munmap(m[!(round & 1)].p, 4 * page));
+	}
+	pthread_barrier_destroy(&go);
+	ring_unmap(&r);
+	close(fd[1]);
+	close(fd[0]);
 }
 
 /*
