@@ -21,13 +21,13 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <linux/perf_event.h>
@@ -492,72 +492,133 @@ TEST_F(writer, unmap_under_a_running_event)
 	close(fd);
 }
 
-struct aux_mapper {
-	int fd;
-	size_t off, len;
-	pthread_barrier_t *go;
-	void *p;
-};
-
-static void *aux_mapper_fn(void *arg)
+/*
+ * A process that maps @fd's AUX area (@len bytes at @off) once a byte on
+ * @go arrives, writes its errno (0: mapped) to @result and keeps the
+ * mapping until @done's write end (the caller's) is closed.  The mappings come from two processes so
+ * that the two mmap() calls run side by side: one mm's mmap() calls are
+ * serialised by its mmap_lock.
+ */
+static pid_t aux_mapper(int fd, size_t off, size_t len, int go, int result,
+			int done[2])
 {
-	struct aux_mapper *m = arg;
+	pid_t pid = fork();
+	char c;
+	int err;
 
-	pthread_barrier_wait(m->go);
-	m->p = mmap(NULL, m->len, PROT_READ | PROT_WRITE, MAP_SHARED, m->fd,
-		    m->off);
-	return NULL;
+	if (pid)
+		return pid;
+	close(done[1]);
+	if (read(go, &c, 1) != 1)
+		_exit(1);
+	err = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, off) ==
+	      MAP_FAILED ? errno : 0;
+	if (write(result, &err, sizeof(err)) != sizeof(err))
+		_exit(1);
+	while (read(done[0], &c, 1) > 0)
+		;
+	_exit(0);
+}
+
+/*
+ * @rounds rounds of: both events of a shared buffer map its AUX area at
+ * the same moment from two processes, the writer runs, both unmap.
+ * Return: 0, or the round that failed (errno set).
+ */
+static int aux_share_rounds(int type, int rounds)
+{
+	long page = page_size();
+	int fd[2], go[2], result[2], done[2], i, round, e, err = 0;
+	pid_t pid[2];
+	struct ring r;
+
+	for (i = 0; i < 2; i++) {
+		fd[i] = open_writer(type, 64);
+		if (fd[i] < 0)
+			return -1;
+	}
+	if (ring_map(&r, fd[0], 4, PROT_READ | PROT_WRITE))
+		return -1;
+	r.meta->aux_offset = 5 * page;
+	r.meta->aux_size = 4 * page;
+	for (round = 1; round <= rounds && !err; round++) {
+		/* its last mapping gone, an event leaves the buffer: again */
+		if (ioctl(fd[1], PERF_EVENT_IOC_SET_OUTPUT, fd[0]))
+			return round;
+		if (pipe(go) || pipe(result) || pipe(done))
+			return round;
+		for (i = 0; i < 2; i++)
+			pid[i] = aux_mapper(fd[i], 5 * page, 4 * page, go[0],
+					    result[1], done);
+		close(done[0]);
+		if (write(go[1], "gg", 2) != 2)
+			err = round;
+		for (i = 0; i < 2; i++) {
+			if (read(result[0], &e, sizeof(e)) != sizeof(e))
+				e = EIO;
+			if (e) {
+				errno = e;
+				err = round;
+			}
+		}
+		ioctl(fd[0], PERF_EVENT_IOC_ENABLE, 0);
+		switch_out(1);
+		ioctl(fd[0], PERF_EVENT_IOC_DISABLE, 0);
+		close(done[1]);
+		for (i = 0; i < 2; i++)
+			waitpid(pid[i], NULL, 0);
+		close(go[0]);
+		close(go[1]);
+		close(result[0]);
+		close(result[1]);
+	}
+	ring_unmap(&r);
+	close(fd[1]);
+	close(fd[0]);
+	return err;
 }
 
 /*
  * Two events sharing one buffer (SET_OUTPUT) map its AUX area at the same
  * moment, each through its own fd: both get the one area, and unmapping
- * both frees it once (the debug guests' KASAN and kmemleak watch the
- * pages and the area; each round also gives back its locked memory).
+ * both frees it once.  Run as an unprivileged user under a small
+ * perf_event_mlock_kb and no RLIMIT_MEMLOCK, an area created twice (one
+ * leaked with its charge) soon makes the next mapping fail with EPERM;
+ * on the debug guests KASAN and kmemleak watch the pages and the area.
  */
 TEST_F(writer, shared_buffer_aux_mapped_from_both_sides)
 {
-	long page = page_size();
-	struct aux_mapper m[2];
-	pthread_barrier_t go;
-	pthread_t th[2];
-	int fd[2], i, round;
-	struct ring r;
+	const char *paranoid = "/proc/sys/kernel/perf_event_paranoid";
+	const char *mlock = "/proc/sys/kernel/perf_event_mlock_kb";
+	struct rlimit none = { 0, 0 };
+	int old_paranoid, old_mlock, status, err;
+	pid_t pid;
 
-	for (i = 0; i < 2; i++) {
-		fd[i] = open_writer(self->type, 64);
-		ASSERT_GE(fd[i], 0) TH_LOG("aux_test: %s", strerror(errno));
+	if (geteuid()) {
+		err = aux_share_rounds(self->type, 64);
+		ASSERT_EQ(0, err) TH_LOG("round %d: %s", err, strerror(errno));
+		return;
 	}
-	ASSERT_EQ(0, ring_map(&r, fd[0], 4, PROT_READ | PROT_WRITE));
-	ASSERT_EQ(0, ioctl(fd[1], PERF_EVENT_IOC_SET_OUTPUT, fd[0]));
-	r.meta->aux_offset = 5 * page;
-	r.meta->aux_size = 4 * page;
-	pthread_barrier_init(&go, NULL, 2);
-	for (round = 0; round < 64; round++) {
-		for (i = 0; i < 2; i++) {
-			m[i] = (struct aux_mapper){ .fd = fd[i], .go = &go,
-						    .off = 5 * page,
-						    .len = 4 * page };
-			ASSERT_EQ(0, pthread_create(&th[i], NULL,
-						    aux_mapper_fn, &m[i]));
-		}
-		for (i = 0; i < 2; i++)
-			pthread_join(th[i], NULL);
-		for (i = 0; i < 2; i++)
-			ASSERT_NE(MAP_FAILED, m[i].p)
-				TH_LOG("round %d, fd %d: %s", round, i,
-				       strerror(errno));
-		ASSERT_EQ(0, ioctl(fd[0], PERF_EVENT_IOC_ENABLE, 0));
-		switch_out(1);
-		ASSERT_EQ(0, ioctl(fd[0], PERF_EVENT_IOC_DISABLE, 0));
-		/* unmapped in the order they were not mapped, too */
-		ASSERT_EQ(0, munmap(m[round & 1].p, 4 * page));
-		ASSERT_EQ(0, munmap(m[!(round & 1)].p, 4 * page));
+	ASSERT_EQ(0, read_int(paranoid, &old_paranoid));
+	ASSERT_EQ(0, read_int(mlock, &old_mlock));
+	ASSERT_EQ(0, write_int(paranoid, -1));
+	ASSERT_EQ(0, write_int(mlock, 48));
+	pid = fork();
+	if (pid == 0) {
+		if (setrlimit(RLIMIT_MEMLOCK, &none) || setgid(65534) ||
+		    setuid(65534))
+			_exit(255);
+		err = aux_share_rounds(self->type, 64);
+		if (err)
+			fprintf(stderr, "# round %d: %s\n", err, strerror(errno));
+		_exit(err ? 1 : 0);
 	}
-	pthread_barrier_destroy(&go);
-	ring_unmap(&r);
-	close(fd[1]);
-	close(fd[0]);
+	ASSERT_GT(pid, 0);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	write_int(mlock, old_mlock);
+	write_int(paranoid, old_paranoid);
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
 }
 
 /*

@@ -9,6 +9,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <glob.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
@@ -155,16 +156,22 @@ TEST(software_sibling_of_hardware_group)
 
 /*
  * A hardware event joining a software-only group moves the group to the
- * hardware PMU.  An open that then fails (here: aux_output without an
- * AUX leader) must leave the group where it was: a software group moved
- * to the hardware PMU could no longer go on beside an exclusive hardware
- * group.
+ * hardware PMU.  An open that then fails (here: PERF_FLAG_FD_OUTPUT to a
+ * leader with no buffer, refused after the group checks) must leave the
+ * group where it was: a software group moved to the hardware PMU could
+ * no longer go on beside an exclusive hardware group.
  */
 TEST(failed_open_leaves_group_in_place)
 {
 	struct perf_event_attr attr;
 	int lead, excl, fd;
 	__u64 v[3];
+
+	excl = open_hw(PERF_COUNT_HW_CPU_CYCLES, -1, 0, 0);
+	if (excl < 0 && no_hw_pmu(errno))
+		SKIP(return, "no hardware PMU: %s", strerror(errno));
+	ASSERT_GE(excl, 0) TH_LOG("cycles: %s", strerror(errno));
+	close(excl);
 
 	sw_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS);
 	attr.read_format = TIMES;
@@ -175,10 +182,7 @@ TEST(failed_open_leaves_group_in_place)
 	attr.size = sizeof(attr);
 	attr.type = PERF_TYPE_HARDWARE;
 	attr.config = PERF_COUNT_HW_CPU_CYCLES;
-	attr.aux_output = 1;
-	fd = sys_perf_event_open(&attr, 0, -1, lead, 0);
-	if (fd < 0 && no_hw_pmu(errno))
-		SKIP(return, "no hardware PMU: %s", strerror(errno));
+	fd = sys_perf_event_open(&attr, 0, -1, lead, PERF_FLAG_FD_OUTPUT);
 	ASSERT_LT(fd, 0);
 	EXPECT_EQ(EINVAL, errno);
 
@@ -230,7 +234,8 @@ TEST(user_counter_access)
 {
 #ifdef __aarch64__
 	const char *sysctl = "/proc/sys/kernel/perf_user_access";
-	const char *fmt = "/sys/bus/event_source/devices/armv8_pmuv3_0/format/rdpmc";
+	const char *fmt = "/sys/bus/event_source/devices/*/format/rdpmc";
+	glob_t g;
 	struct perf_event_mmap_page *pc;
 	struct perf_event_attr attr;
 	struct sigaction sa = { .sa_handler = on_sigill }, old;
@@ -240,9 +245,11 @@ TEST(user_counter_access)
 
 	if (read_int(sysctl, &saved))
 		SKIP(return, "no %s", sysctl);
-	f = fopen(fmt, "r");
-	if (!f)
-		SKIP(return, "no PMUv3 rdpmc format");
+	if (glob(fmt, 0, NULL, &g) || !g.gl_pathc)
+		SKIP(return, "no PMU with an rdpmc format");
+	f = fopen(g.gl_pathv[0], "r");
+	globfree(&g);
+	ASSERT_NE(NULL, f);
 	ASSERT_EQ(1, fscanf(f, "config1:%d", &bit));
 	fclose(f);
 	if (geteuid())
