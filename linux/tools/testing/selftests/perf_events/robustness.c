@@ -18,12 +18,14 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <linux/perf_event.h>
 
 #include "../kselftest_harness.h"
 #include "perf_helpers.h"
 
+#define REC_MAX	8192
 #define TIMES	(PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING)
 
 /* A hardware event of this task, or -1 with errno where there is no PMU. */
@@ -198,6 +200,111 @@ TEST(failed_open_leaves_group_in_place)
 	EXPECT_EQ(v[1], v[2]);
 	close(excl);
 	close(lead);
+}
+
+/* A word that looks like a kernel address (and is no callchain marker). */
+static int kernel_address(__u64 w)
+{
+	return w >= 0xffff800000000000ULL && w < (__u64)-4096;
+}
+
+/*
+ * What an unprivileged user monitoring itself at perf_event_paranoid 2
+ * reads from its buffer; the number of records, -1 on an error, or -2 if
+ * a word of a record looks like a kernel address.
+ */
+static int unprivileged_records(void)
+{
+	struct perf_event_attr attr;
+	struct perf_event_header *h;
+	__u64 buf[REC_MAX / 8];
+	int fd, n = 0, i;
+	struct ring r;
+	pid_t pid;
+
+	sw_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS);
+	attr.sample_period = 1;
+	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+			   PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR |
+			   PERF_SAMPLE_ID | PERF_SAMPLE_STREAM_ID |
+			   PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD |
+			   PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_READ |
+			   PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_WEIGHT |
+			   PERF_SAMPLE_TRANSACTION | PERF_SAMPLE_IDENTIFIER;
+	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+			   PERF_FORMAT_TOTAL_TIME_RUNNING | PERF_FORMAT_ID;
+	attr.exclude_kernel = 1;
+	attr.exclude_callchain_kernel = 1;
+	attr.exclude_hv = 1;
+	attr.mmap = 1;
+	attr.mmap2 = 1;
+	attr.comm = 1;
+	attr.task = 1;
+	attr.context_switch = 1;
+	attr.sample_id_all = 1;
+	attr.disabled = 1;
+	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	if (fd < 0 || ring_map(&r, fd, 16, PROT_READ | PROT_WRITE)) {
+		fprintf(stderr, "# %s: %s\n", fd < 0 ? "open" : "mmap",
+			strerror(errno));
+		return -1;
+	}
+	enable(fd);
+	fault_n(32);
+	mmap(NULL, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	pid = fork();
+	if (!pid)
+		_exit(0);
+	waitpid(pid, NULL, 0);
+	usleep(1000);
+	disable(fd);
+	while ((h = ring_next(&r, buf, sizeof(buf)))) {
+		for (i = 1; i < h->size / 8; i++) {
+			if (kernel_address(buf[i])) {
+				fprintf(stderr,
+					"# record type %u word %d: %#llx\n",
+					h->type, i, (unsigned long long)buf[i]);
+				return -2;
+			}
+		}
+		n++;
+	}
+	return r.bad ? -1 : n;
+}
+
+/*
+ * At perf_event_paranoid 2 an unprivileged user's own samples and records
+ * (every sample field it may ask for, mmap, comm, task, switch records)
+ * carry no kernel address.
+ */
+TEST(no_kernel_address_at_paranoid_2)
+{
+	const char *paranoid = "/proc/sys/kernel/perf_event_paranoid";
+	int old, status, n;
+	pid_t pid;
+
+	if (geteuid()) {
+		n = unprivileged_records();
+		ASSERT_GT(n, 0) TH_LOG("%s", n == -2 ? "kernel address" :
+				       strerror(errno));
+		return;
+	}
+	ASSERT_EQ(0, read_int(paranoid, &old));
+	ASSERT_EQ(0, write_int(paranoid, 2));
+	pid = fork();
+	if (!pid) {
+		if (setgid(65534) || setuid(65534))
+			_exit(3);
+		n = unprivileged_records();
+		fprintf(stderr, "# %d records\n", n);
+		_exit(n > 0 ? 0 : n == -2 ? 2 : 1);
+	}
+	ASSERT_GT(pid, 0);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	write_int(paranoid, old);
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_NE(2, WEXITSTATUS(status)) TH_LOG("a kernel address");
+	EXPECT_EQ(0, WEXITSTATUS(status));
 }
 
 #ifdef __aarch64__
