@@ -4,7 +4,7 @@ ARCH ?= x86_64
 KSRC ?=
 
 .PHONY: all deps build build-core test-core bench-core compat-core build-mainline run run-mainline test test-mainline \
-	bench bench-mainline abi compat compat-mainline patch install clean \
+	bench bench-mainline abi compat compat-mainline patch install fuzz clean \
 	distclean help
 
 all: help
@@ -60,6 +60,11 @@ bench-mainline: deps
 
 abi:
 	python3 scripts/abi-check.py
+
+# perf_fuzz on mainline's kernel and ours, same seeds (not part of make
+# test).  LONG=1, FUZZ_OPS, FUZZ_SEED, FUZZ_ARCHES...: see scripts/fuzz.sh.
+fuzz: deps
+	scripts/fuzz.sh
 
 # COMPAT_ARCHES: which of x86_64 arm64 (default both).
 compat: deps

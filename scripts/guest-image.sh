@@ -30,6 +30,16 @@ build_selftests() { # TREE SUITE
 build_selftests ours selftests
 build_selftests mainline mainline-selftests
 for t in ours mainline; do "$top/scripts/check-links.sh" "$top/build/src/$t-$arch"; done
+# perf_fuzz (make fuzz), from our tree against its UAPI headers; the
+# userspace ABI is the same, so it runs on mainline's kernel as well.
+fuzz=$top/build/src/ours-$arch/tools/testing/selftests/perf_events/fuzz
+${cross}gcc -static -O2 -g -Wall -I "$top/build/src/ours-$arch/usr/include" \
+	-o "$out/stage/harness/bin/perf_fuzz" "$fuzz"/*.c -lpthread
+# Reproducers made by fuzz/mkrepro.sh, for harness.fuzz_repro=NAME.
+if [ -d "$top/build/fuzz-repro/$arch" ]; then
+	mkdir -p "$out/stage/harness/bin/repro"
+	cp "$top/build/fuzz-repro/$arch"/* "$out/stage/harness/bin/repro/"
+fi
 ${cross}gcc -static -O1 -g -fno-omit-frame-pointer -fno-inline \
 	-o "$out/stage/harness/bin/hotloop" "$top/guest/hotloop.c"
 

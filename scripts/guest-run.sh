@@ -6,7 +6,8 @@
 # they do not cut into the tests' output; the whole log is dumped at the end.
 # Environment: SMP (2), MEM (2G), ICOUNT (1: -icount shift=0; exact: with
 # sleep=off as well, so that idle time is skipped deterministically),
-# TIMEOUT (s), INITRD (another initramfs).
+# TIMEOUT (s), INITRD (another initramfs), TCG_THREAD (single: one host
+# thread for all vCPUs; the fuzzer needs it, see scripts/fuzz.sh).
 # A guest that does not power off by itself within TIMEOUT is killed; the
 # exit status is then 124.
 set -uo pipefail
@@ -22,6 +23,7 @@ initrd=${INITRD:-$top/build/guest/$arch/initramfs.cpio}
 icount=()
 [ "${ICOUNT:-1}" = 1 ] && icount=(-icount shift=0)
 [ "${ICOUNT:-1}" = exact ] && icount=(-icount shift=0,sleep=off)
+[ -n "${TCG_THREAD:-}" ] && icount+=(-accel "tcg,thread=$TCG_THREAD")
 append="loglevel=4 log_buf_len=8M panic=-1 oops=panic harness.plan=$plan harness.timeout=${TEST_TIMEOUT:-300} harness.retry=${RETRY:-1} ${APPEND:-}"
 case $arch in
 x86_64)

@@ -1,0 +1,40 @@
+#!/bin/sh
+# perf_fuzz (linux/tools/testing/selftests/perf_events/fuzz/): one pass as
+# uid 1000 (perf_event_paranoid=-1), then one as root, each framed as a
+# @@PROG for the host.  Kernel command line (harness.X=):
+#   fuzz_seed (1; the root pass uses seed+1), fuzz_ops (4000 a pass),
+#   fuzz_seconds (240 a pass at most), fuzz_procs (2), fuzz_threads (2),
+#   fuzz_passes ("unpriv,root"), fuzz_hotplug (1), fuzz_log (0; 1: every
+#   call on the console, for mkrepro.sh; 2: and what each returned),
+#   fuzz_repro (NAME: run
+#   /harness/bin/repro/NAME instead, made by mkrepro.sh).
+arg() { tr ' ' '\n' < /proc/cmdline | sed -n "s/^harness\.$1=//p" | tail -n 1; }
+seed=$(arg fuzz_seed) ops=$(arg fuzz_ops) secs=$(arg fuzz_seconds)
+procs=$(arg fuzz_procs) threads=$(arg fuzz_threads) passes=$(arg fuzz_passes)
+hotplug=$(arg fuzz_hotplug) log=$(arg fuzz_log) repro=$(arg fuzz_repro)
+seed=${seed:-1} ops=${ops:-4000} secs=${secs:-240}
+procs=${procs:-2} threads=${threads:-2} hotplug=${hotplug:-1}
+passes=$(echo "${passes:-unpriv,root}" | tr ',' ' ')
+fuzz=/harness/bin/perf_fuzz
+cd /tmp || exit 1
+
+if [ -n "$repro" ]; then
+	echo "@@PROG repro-$repro begin"
+	timeout -s KILL "$((secs + 60))" "/harness/bin/repro/$repro" < /dev/null 2>&1
+	echo "@@PROG repro-$repro end rc=$?"
+	exit 0
+fi
+for pass in $passes; do
+	set -- --seed "$seed" --ops "$ops" --seconds "$secs" \
+		--procs "$procs" --threads "$threads"
+	[ "$pass" = unpriv ] && set -- "$@" --unpriv
+	[ "$hotplug" = 1 ] || set -- "$@" --no-hotplug
+	[ "${log:-0}" != 0 ] && set -- "$@" --log -
+	[ "${log:-0}" = 2 ] && set -- "$@" --log-results
+	echo "@@PROG fuzz-$pass begin"
+	# The fuzzer has its own watchdog; this one is for a fuzzer stuck
+	# in the kernel for good.
+	timeout -s KILL "$((secs + 120))" "$fuzz" "$@" < /dev/null 2>&1
+	echo "@@PROG fuzz-$pass end rc=$?"
+	seed=$((seed + 1))
+done
