@@ -18,6 +18,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <linux/perf_event.h>
@@ -305,6 +306,106 @@ TEST(no_kernel_address_at_paranoid_2)
 	ASSERT_TRUE(WIFEXITED(status));
 	EXPECT_NE(2, WEXITSTATUS(status)) TH_LOG("a kernel address");
 	EXPECT_EQ(0, WEXITSTATUS(status));
+}
+
+/* A buffer of 1 + @data pages on a new dummy event of this task. */
+static void *map_dummy(int *fd, int data)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	struct perf_event_attr attr;
+	void *p;
+
+	sw_attr(&attr, PERF_COUNT_SW_DUMMY);
+	attr.exclude_kernel = 1;
+	*fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	if (*fd < 0)
+		return NULL;
+	p = mmap(NULL, (1 + data) * page, PROT_READ | PROT_WRITE, MAP_SHARED, *fd, 0);
+	return p == MAP_FAILED ? NULL : p;
+}
+
+static int pow2_floor(int n)
+{
+	int p = 1;
+
+	while (p * 2 <= n)
+		p *= 2;
+	return p;
+}
+
+/*
+ * The unprivileged side of mlock_allowance_enforced: @allow pages in all.
+ * Returns 0, or the number of the step that went wrong.
+ */
+static int mlock_steps(int allow)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	struct rlimit none = { 0, 0 };
+	int a, b, c, d = allow / 2, small = pow2_floor(allow - allow / 2 - 2);
+	void *pa, *pb, *pc;
+
+	if (setrlimit(RLIMIT_MEMLOCK, &none))
+		return 10;
+	pa = map_dummy(&a, d);			/* d + 1 pages: within */
+	if (!pa)
+		return 1;
+	pb = map_dummy(&b, d);			/* 2d + 2 > allow */
+	if (pb || errno != EPERM)
+		return 2;
+	close(b);
+	pb = map_dummy(&c, small);		/* what is left still fits */
+	if (!pb)
+		return 3;
+	pc = map_dummy(&b, d);			/* nothing left */
+	if (pc || errno != EPERM)
+		return 4;
+	close(b);
+	munmap(pa, (1 + d) * page);		/* gives its d + 1 back */
+	pc = map_dummy(&b, d);
+	if (!pc)
+		return 5;
+	munmap(pb, (1 + small) * page);
+	munmap(pc, (1 + d) * page);
+	close(a);
+	close(b);
+	close(c);
+	return 0;
+}
+
+/*
+ * perf_event_mlock_kb is what each user may have in ring buffers (counting
+ * their control pages), per online CPU; past it the pages count against
+ * RLIMIT_MEMLOCK, and a user without CAP_IPC_LOCK and with none of that
+ * left gets EPERM.  Unmapping a buffer gives its pages back.
+ */
+TEST(mlock_allowance_enforced)
+{
+	const char *paranoid = "/proc/sys/kernel/perf_event_paranoid";
+	const char *mlock_kb = "/proc/sys/kernel/perf_event_mlock_kb";
+	long page = sysconf(_SC_PAGESIZE);
+	int ncpus = sysconf(_SC_NPROCESSORS_ONLN);
+	int old_paranoid, old_kb, status;
+	pid_t pid;
+
+	if (geteuid())
+		SKIP(return, "needs root to set perf_event_mlock_kb");
+	ASSERT_EQ(0, read_int(paranoid, &old_paranoid));
+	ASSERT_EQ(0, read_int(mlock_kb, &old_kb));
+	ASSERT_EQ(0, write_int(paranoid, 2));
+	ASSERT_EQ(0, write_int(mlock_kb, 4 * page / 1024));	/* 4 pages a CPU */
+	pid = fork();
+	if (!pid) {
+		if (setgid(65534) || setuid(65534))
+			_exit(20);
+		_exit(mlock_steps(4 * ncpus));
+	}
+	ASSERT_GT(pid, 0);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	write_int(mlock_kb, old_kb);
+	write_int(paranoid, old_paranoid);
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status)) TH_LOG("step %d of %d pages", WEXITSTATUS(status),
+						 4 * ncpus);
 }
 
 #ifdef __aarch64__
