@@ -75,7 +75,14 @@ static void event_unaccount(struct perf_event *event)
  * Clocks for attr.use_clockid
  */
 
-static int event_set_clock(struct perf_event *event, clockid_t clk)
+/**
+ * perf_event_set_clock - make @clk the clock of @event's timestamps
+ * @event: a new event, not yet in a context
+ * @clk: a clockid_t (attr.clockid)
+ *
+ * Return: 0, or -EINVAL for a clock perf cannot read.
+ */
+int perf_event_set_clock(struct perf_event *event, clockid_t clk)
 {
 	switch (clk) {
 	case CLOCK_MONOTONIC:
@@ -176,17 +183,9 @@ struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
 	hwc->last_period = hwc->sample_period;
 	local64_set(&hwc->period_left, hwc->sample_period);
 
-	if (attr->use_clockid) {
-		err = event_set_clock(event, attr->clockid);
-		if (err)
-			goto fail;
-	}
-
-	if (cgroup_fd != -1) {
-		err = perf_cgroup_connect(cgroup_fd, event, group_leader);
-		if (err)
-			goto fail;
-	}
+	/* A user's attr.clockid is set once the PMU is known (syscall.c). */
+	if (parent_event)
+		event->clock = parent_event->clock;
 
 	/* a child counts on its parent's PMU */
 	if (parent_event)
@@ -196,6 +195,8 @@ struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
 		goto fail;
 
 	err = perf_aux_attr_check(event);
+	if (!err && cgroup_fd != -1)
+		err = perf_cgroup_connect(cgroup_fd, event, group_leader);
 	if (!err)
 		err = perf_addr_filters_init(event);
 	if (err)

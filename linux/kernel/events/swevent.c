@@ -237,6 +237,10 @@ static int perf_swevent_event_init(struct perf_event *event)
 	if (event->attr.type != PERF_TYPE_SOFTWARE)
 		return -ENOENT;
 
+	/* no branch records to offer, whatever the config (mainline's order) */
+	if (has_branch_stack(event))
+		return -EOPNOTSUPP;
+
 	switch (config) {
 	case PERF_COUNT_SW_CPU_CLOCK:
 		event->attr.type = perf_cpu_clock_pmu.type;
@@ -421,6 +425,8 @@ static int perf_clock_event_init(struct perf_event *event, struct pmu *pmu,
 
 	if (event->attr.type != pmu->type || event->attr.config != config)
 		return -ENOENT;
+	if (has_branch_stack(event))
+		return -EOPNOTSUPP;
 	if (!perf_swevent_is_sampling(event))
 		return 0;
 

@@ -36,15 +36,16 @@
  *   cpu < -1 or >= nr_cpu_ids, or pid == -1 and cpu == -1      EINVAL
  *   sigtrap on a CPU-wide event                                 EINVAL
  *   inherit and PERF_SAMPLE_READ without PERF_SAMPLE_TID        EINVAL
- *   PERF_SAMPLE_CALLCHAIN deeper than perf_event_max_stack      EOVERFLOW
  *   event allocation: no PMU for type/config, PMU refusal,
- *     uncore PMU for a task, cgroup fd, exclusive PMU busy      ENOENT/...
- *   sampling on a PMU without an interrupt                      EOPNOTSUPP
+ *     uncore PMU for a task                                     ENOENT/...
  *   aux_output on a PMU without PERF_PMU_CAP_AUX_OUTPUT, or
  *     with aux_pause/aux_resume; aux_start_paused on a PMU
  *     without PERF_PMU_CAP_AUX_PAUSE (perf_aux_attr_check)      EOPNOTSUPP
  *   aux_pause with aux_resume                                   EINVAL
- *   cgroup fd bad, or the group leader in another cgroup      EBADF/EINVAL
+ *   cgroup fd bad or not a perf_event cgroup, or the group
+ *     leader in another cgroup                           EBADF/ENOENT/EINVAL
+ *   PERF_SAMPLE_CALLCHAIN deeper than perf_event_max_stack      EOVERFLOW
+ *   sampling on a PMU without an interrupt                      EOPNOTSUPP
  *   unknown clockid, or a clock not NMI safe for an NMI PMU     EINVAL
  *   signal while waiting for the target's exec_update_lock      EINTR
  *   no right to watch the target task (ptrace rules)            EACCES
@@ -352,26 +353,25 @@ static int perf_check_target(struct perf_event_attr *attr,
 	    !(attr->sample_type & PERF_SAMPLE_TID))
 		return -EINVAL;
 
-	/* Its own errno, so that tools can tell what to lower (man page). */
-	if ((attr->sample_type & PERF_SAMPLE_CALLCHAIN) &&
-	    attr->sample_max_stack > READ_ONCE(sysctl_perf_event_max_stack))
-		return -EOVERFLOW;
-
 	return 0;
 }
 
 /*
- * perf_event_alloc() set event->clock from attr.clockid (and refused the
- * unknown ones).  Only the monotonic clocks' fast readers are safe in an
- * NMI, where most hardware PMUs take their samples.
+ * The clock of attr.clockid, once the PMU is known: only the monotonic
+ * clocks' fast readers are safe in an NMI, where most hardware PMUs take
+ * their samples.
  */
-static int perf_clockid_check(struct perf_event *event)
+static int perf_event_set_user_clock(struct perf_event *event)
 {
 	clockid_t clockid = event->attr.clockid;
+	int err;
 
-	if (!event->attr.use_clockid ||
-	    clockid == CLOCK_MONOTONIC || clockid == CLOCK_MONOTONIC_RAW)
+	if (!event->attr.use_clockid)
 		return 0;
+
+	err = perf_event_set_clock(event, clockid);
+	if (err || clockid == CLOCK_MONOTONIC || clockid == CLOCK_MONOTONIC_RAW)
+		return err;
 
 	return event->pmu->capabilities & PERF_PMU_CAP_NO_NMI ? 0 : -EINVAL;
 }
@@ -394,7 +394,7 @@ static int perf_event_setup_after_alloc(struct perf_event *event)
 	    (pmu->capabilities & PERF_PMU_CAP_NO_INTERRUPT))
 		return -EOPNOTSUPP;
 
-	return perf_clockid_check(event);
+	return perf_event_set_user_clock(event);
 }
 
 /*

@@ -359,4 +359,70 @@ TEST(unknown_read_format_and_sample_type_einval)
 	EXPECT_EQ(EINVAL, open_errno(&attr, 0, -1, -1, 0));
 }
 
+/*
+ * The software PMUs have no branch records: EOPNOTSUPP, tested before the
+ * config, so that even a config no software PMU knows gives it.
+ */
+TEST(branch_stack_on_software_events_eopnotsupp)
+{
+	static const __u64 configs[] = {
+		PERF_COUNT_SW_CPU_CLOCK, PERF_COUNT_SW_TASK_CLOCK,
+		PERF_COUNT_SW_PAGE_FAULTS, PERF_COUNT_SW_DUMMY, 0x2f,
+	};
+	struct perf_event_attr attr;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(configs) / sizeof(configs[0]); i++) {
+		task_clock_attr(&attr, sizeof(attr), sizeof(attr));
+		attr.config = configs[i];
+		attr.exclude_kernel = 1;
+		attr.sample_period = 1000;
+		attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_BRANCH_STACK;
+		attr.branch_sample_type = PERF_SAMPLE_BRANCH_ANY |
+					  PERF_SAMPLE_BRANCH_USER;
+		EXPECT_EQ(EOPNOTSUPP, open_errno(&attr, 0, -1, -1, 0))
+			TH_LOG("software config %llu", (unsigned long long)configs[i]);
+	}
+}
+
+/*
+ * Where an attr is wrong in more than one way, the PMU's refusal comes
+ * first: before a callchain deeper than perf_event_max_stack (EOVERFLOW),
+ * an unknown clockid (EINVAL) and a cgroup fd that is no cgroup.
+ */
+TEST(pmu_refusal_comes_before_later_checks)
+{
+	struct perf_event_attr attr;
+	int fd;
+
+	task_clock_attr(&attr, sizeof(attr), sizeof(attr));
+	attr.config = 0x2f;			/* no software PMU has it */
+	attr.sample_period = 1000;
+	attr.sample_type = PERF_SAMPLE_CALLCHAIN;
+	attr.sample_max_stack = 0xffff;
+	EXPECT_EQ(ENOENT, open_errno(&attr, 0, -1, -1, 0));
+	attr.config = PERF_COUNT_SW_PAGE_FAULTS;
+	EXPECT_EQ(EOVERFLOW, open_errno(&attr, 0, -1, -1, 0));
+
+	task_clock_attr(&attr, sizeof(attr), sizeof(attr));
+	attr.config = 0x2f;
+	attr.use_clockid = 1;
+	attr.clockid = 0x7fff;
+	EXPECT_EQ(ENOENT, open_errno(&attr, 0, -1, -1, 0));
+	attr.config = PERF_COUNT_SW_PAGE_FAULTS;
+	EXPECT_EQ(EINVAL, open_errno(&attr, 0, -1, -1, 0));
+
+	fd = open("/", O_RDONLY | O_DIRECTORY);	/* a directory, not a cgroup */
+	ASSERT_GE(fd, 0);
+	task_clock_attr(&attr, sizeof(attr), sizeof(attr));
+	attr.config = 0x2f;
+	EXPECT_EQ(ENOENT, open_errno(&attr, fd, 0, -1, PERF_FLAG_PID_CGROUP));
+	attr.config = PERF_COUNT_SW_CPU_CLOCK;
+	attr.sample_period = 1000;
+	attr.sample_type = PERF_SAMPLE_BRANCH_STACK;
+	attr.branch_sample_type = PERF_SAMPLE_BRANCH_ANY;
+	EXPECT_EQ(EOPNOTSUPP, open_errno(&attr, fd, 0, -1, PERF_FLAG_PID_CGROUP));
+	close(fd);
+}
+
 TEST_HARNESS_MAIN
