@@ -1239,7 +1239,14 @@ struct remove_args {
 	unsigned int		flags;
 };
 
-static void detach_group(struct perf_event *event)
+/*
+ * Take @event out of its group; a leader's siblings become groups of
+ * their own and, where the context is running here, go straight back on
+ * the PMU (they would otherwise wait for the task's next switch).
+ */
+static void detach_group(struct perf_cpu_context *cpuctx,
+			 struct perf_event_context *ctx,
+			 struct perf_event *event)
 {
 	struct perf_event *sibling, *tmp;
 
@@ -1252,7 +1259,7 @@ static void detach_group(struct perf_event *event)
 		event->attach_state &= ~PERF_ATTACH_GROUP;
 		return;
 	}
-	/* the siblings become groups of their own */
+	lockdep_assert_held(&ctx->lock);
 	list_for_each_entry_safe(sibling, tmp, &event->sibling_list,
 				 sibling_list) {
 		list_del_init(&sibling->sibling_list);
@@ -1266,6 +1273,8 @@ static void detach_group(struct perf_event *event)
 		    sibling->aux_event == event &&
 		    sibling->state > PERF_EVENT_STATE_ERROR)
 			event_set_state(sibling, PERF_EVENT_STATE_ERROR);
+		if (ctx->is_active && sibling->state == PERF_EVENT_STATE_INACTIVE)
+			event_try_start(cpuctx, sibling);
 	}
 	event->nr_siblings = 0;
 	event->attach_state &= ~PERF_ATTACH_GROUP;
@@ -1297,7 +1306,7 @@ static void remove_func(struct perf_cpu_context *cpuctx,
 	if (state != PERF_EVENT_STATE_OFF)
 		event_set_state(event, state);
 	if (args->flags & DETACH_GROUP)
-		detach_group(event);
+		detach_group(cpuctx, ctx, event);
 	list_del_init(&event->event_entry);
 	ctx->nr_events--;
 	if (event->attr.inherit_stat)

@@ -330,6 +330,11 @@ static void event_free_children(struct perf_event *event)
 			mutex_unlock(&event->child_mutex);
 			return;
 		}
+		/*
+		 * Pinned: once child_mutex is dropped the child's task may
+		 * exit, unlink it and drop the reference its context held.
+		 */
+		perf_event_get_ref(child);
 		ctx = child->ctx;
 		perf_ctx_get(ctx);
 		mutex_unlock(&event->child_mutex);
@@ -349,6 +354,7 @@ static void event_free_children(struct perf_event *event)
 			perf_event_put(child);
 			perf_event_put(event);	/* the child's pin */
 		}
+		perf_event_put(child);		/* ours */
 	}
 }
 
