@@ -29,10 +29,13 @@ run-mainline: build-mainline
 	scripts/guest-image.sh $(ARCH)
 	ICOUNT=$${ICOUNT:-1} scripts/guest-run.sh mainline $(ARCH) "" shell -
 
+# The suites, then a short fuzz run (make fuzz) on the same kernels: fails
+# if either does.
 test: deps
 	python3 scripts/tree.py pristine build/pristine
 	python3 scripts/abi-check.py
-	scripts/run-tests.sh mainline ours
+	rc=0; scripts/run-tests.sh mainline ours || rc=1; \
+	scripts/fuzz.sh || rc=1; exit $$rc
 
 # Our own perf core, work in progress (the "core" tree, see tree.py): the
 # same suites, compared with mainline.  Not part of make test until it
@@ -61,8 +64,9 @@ bench-mainline: deps
 abi:
 	python3 scripts/abi-check.py
 
-# perf_fuzz on mainline's kernel and ours, same seeds (not part of make
-# test).  LONG=1, FUZZ_OPS, FUZZ_SEED, FUZZ_ARCHES...: see scripts/fuzz.sh.
+# perf_fuzz on mainline's kernel and ours, same seeds (make test runs the
+# short default).  LONG=1, FUZZ_OPS, FUZZ_SEED, FUZZ_ARCHES...: see
+# scripts/fuzz.sh.
 fuzz: deps
 	scripts/fuzz.sh
 
