@@ -1175,19 +1175,31 @@ static void event_try_start(struct perf_cpu_context *cpuctx,
 		if (!group_sched_in(leader))
 			return;
 	} else if (leader->state == PERF_EVENT_STATE_ACTIVE) {
-		/* a sibling joins a running group: try it in place */
-		if (!event_sched_in(event))
+		struct pmu *pmu = event->pmu;
+		int err;
+
+		/*
+		 * A sibling joins a running group: try it in place.  The
+		 * PMU's enable after the add is what starts it where it was
+		 * the PMU's first event (arm_pmu: PMCR_EL0.E).
+		 */
+		perf_pmu_disable(pmu);
+		err = event_sched_in(event);
+		perf_pmu_enable(pmu);
+		if (!err)
 			return;
 	}
 	pmu_resched_locked(cpuctx, perf_group_pmu(leader));
 }
 
-static void install_func(struct perf_cpu_context *cpuctx,
-			 struct perf_event_context *ctx, void *info)
+/* Link @event into @ctx and its group; nothing goes on the PMU yet. */
+static void install_locked(struct perf_cpu_context *cpuctx,
+			   struct perf_event_context *ctx,
+			   struct perf_event *event)
 {
-	struct perf_event *event = info;
 	struct perf_event *leader = event->group_leader;
 
+	lockdep_assert_held(&ctx->lock);
 	list_add_tail(&event->event_entry, &ctx->event_list);
 	ctx->nr_events++;
 	if (event->attr.inherit_stat)
@@ -1213,6 +1225,14 @@ static void install_func(struct perf_cpu_context *cpuctx,
 		event->attach_state |= PERF_ATTACH_GROUP;
 		leader->attach_state |= PERF_ATTACH_GROUP;
 	}
+}
+
+static void install_func(struct perf_cpu_context *cpuctx,
+			 struct perf_event_context *ctx, void *info)
+{
+	struct perf_event *event = info;
+
+	install_locked(cpuctx, ctx, event);
 	if (ctx->is_active)
 		event_try_start(cpuctx, event);
 }
@@ -1701,6 +1721,26 @@ void perf_sched_cb_dec(struct pmu *pmu)
 		list_del_init(&cpc->sched_cb_entry);
 }
 
+/*
+ * The members of a moved group go back into the context together, the
+ * leader first, so that its group list is the new one, and the group goes
+ * on the PMU once they are all in: the leader's siblings are still linked
+ * to it, and starting it alone would put them on before they are back.
+ */
+static void move_install_func(struct perf_cpu_context *cpuctx,
+			      struct perf_event_context *ctx, void *info)
+{
+	struct list_head *members = info;
+	struct perf_event *event, *leader = NULL;
+
+	list_for_each_entry(event, members, migrate_entry) {
+		install_locked(cpuctx, ctx, event);
+		leader = leader ?: event;
+	}
+	if (leader && ctx->is_active)
+		event_try_start(cpuctx, leader);
+}
+
 /**
  * perf_group_move - a software-only group moves to a hardware PMU
  * @leader: the group's leader, in its context (ctx->mutex held)
@@ -1725,13 +1765,15 @@ void perf_group_move(struct perf_event *leader,
 		list_add_tail(&event->migrate_entry, &members);
 	list_for_each_entry(event, &members, migrate_entry)
 		perf_remove_event(event, DETACH_MOVE);
-	/* the leader first, so that its group list is the new one */
-	list_for_each_entry_safe(event, tmp, &members, migrate_entry) {
-		list_del_init(&event->migrate_entry);
+	list_for_each_entry(event, &members, migrate_entry) {
 		perf_epc_put(event->pmu_ctx);
 		atomic_inc(&epc->refcount);
 		event->pmu_ctx = epc;
-		perf_install_event(ctx, event, event->cpu);
+	}
+	ctx_function_call(ctx, move_install_func, &members);
+	list_for_each_entry_safe(event, tmp, &members, migrate_entry) {
+		list_del_init(&event->migrate_entry);
+		perf_sb_event_attach(event);
 	}
 	perf_epc_put(epc);
 }

@@ -203,6 +203,58 @@ TEST(failed_open_leaves_group_in_place)
 	close(lead);
 }
 
+/*
+ * The same move with the group running (the opener's own task, so its
+ * context is active where the open runs): every member comes off the
+ * software PMU and goes back on with the new one, each exactly once, and
+ * keeps counting.  (A member put on the PMU before it is back in the
+ * context shows as a WARNING in the kernel log, which make test checks.)
+ */
+TEST(group_moves_to_hardware_while_running)
+{
+	struct {
+		__u64 nr, enabled, running;
+		__u64 value[4];
+	} gr;
+	struct perf_event_attr attr;
+	int fd[4], i;
+
+	fd[0] = open_hw(PERF_COUNT_HW_CPU_CYCLES, -1, 0, 0);
+	if (fd[0] < 0 && no_hw_pmu(errno))
+		SKIP(return, "no hardware PMU: %s", strerror(errno));
+	ASSERT_GE(fd[0], 0) TH_LOG("cycles: %s", strerror(errno));
+	close(fd[0]);
+
+	for (i = 0; i < 3; i++) {
+		sw_attr(&attr, i == 2 ? PERF_COUNT_SW_TASK_CLOCK :
+					PERF_COUNT_SW_PAGE_FAULTS);
+		attr.read_format = PERF_FORMAT_GROUP | TIMES;
+		fd[i] = sys_perf_event_open(&attr, 0, -1, i ? fd[0] : -1, 0);
+		ASSERT_GE(fd[i], 0) TH_LOG("member %d: %s", i, strerror(errno));
+	}
+	ASSERT_EQ(0, fault_n(16));
+	fd[3] = open_hw(PERF_COUNT_HW_CPU_CYCLES, fd[0], 0, 0);
+	ASSERT_GE(fd[3], 0) TH_LOG("cycles joining: %s", strerror(errno));
+
+	ASSERT_EQ(0, fault_n(64));
+	ASSERT_EQ(sizeof(gr), read(fd[0], &gr, sizeof(gr)));
+	TH_LOG("faults %llu/%llu, task-clock %llu, cycles %llu, enabled %llu, running %llu",
+	       (unsigned long long)gr.value[0], (unsigned long long)gr.value[1],
+	       (unsigned long long)gr.value[2], (unsigned long long)gr.value[3],
+	       (unsigned long long)gr.enabled, (unsigned long long)gr.running);
+	EXPECT_EQ(4, gr.nr);
+	EXPECT_EQ(gr.value[0], gr.value[1]);
+	EXPECT_GE(gr.value[0], 80);
+	EXPECT_GT(gr.value[2], 0);
+	EXPECT_LE(gr.value[2], gr.enabled);
+	EXPECT_GT(gr.value[3], 0);
+	/* nothing else wants the PMU: the group ran all along */
+	EXPECT_LE(gr.running, gr.enabled);
+	EXPECT_GE(gr.running, gr.enabled - gr.enabled / 10);
+	for (i = 3; i >= 0; i--)
+		close(fd[i]);
+}
+
 /* A word that looks like a kernel address (and is no callchain marker). */
 static int kernel_address(__u64 w)
 {
