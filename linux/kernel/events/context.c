@@ -774,16 +774,23 @@ void perf_ctx_sched_in(struct perf_event_context *ctx, int what)
 /*
  * Reschedule everything of one PMU on this CPU so that the priorities hold:
  * CPU pinned, task pinned, CPU flexible, task flexible.
+ *
+ * Both contexts' times are brought up to now before anything comes off,
+ * except @fresh's (NULL: none): the caller has just done that in this
+ * same locked section, and events it enabled there read that time as
+ * their start.  Moving it again would count the resched itself as time
+ * enabled but not running.
  */
 static void pmu_resched_locked(struct perf_cpu_context *cpuctx,
-			       struct pmu *pmu)
+			       struct pmu *pmu,
+			       struct perf_event_context *fresh)
 {
 	struct perf_cpu_pmu_context *cpc = perf_this_cpc(pmu);
 	struct perf_event_pmu_context *tepc = cpc->task_epc;
 
-	/* both contexts' times are current before anything comes off */
-	perf_ctx_update_time(&cpuctx->ctx);
-	if (tepc)
+	if (fresh != &cpuctx->ctx)
+		perf_ctx_update_time(&cpuctx->ctx);
+	if (tepc && tepc->ctx != fresh)
 		perf_ctx_update_time(tepc->ctx);
 	perf_pmu_disable(pmu);
 	if (tepc)
@@ -848,7 +855,7 @@ static void task_ctx_activate(struct perf_cpu_context *cpuctx,
 			perf_epc_sched_in(epc, EVENT_ALL);
 			continue;
 		}
-		pmu_resched_locked(cpuctx, epc->pmu);
+		pmu_resched_locked(cpuctx, epc->pmu, ctx);
 	}
 	raw_spin_unlock(&ctx->lock);
 	raw_spin_unlock(&cpuctx->ctx.lock);
@@ -1189,7 +1196,7 @@ static void event_try_start(struct perf_cpu_context *cpuctx,
 		if (!err)
 			return;
 	}
-	pmu_resched_locked(cpuctx, perf_group_pmu(leader));
+	pmu_resched_locked(cpuctx, perf_group_pmu(leader), event->ctx);
 }
 
 /* Link @event into @ctx and its group; nothing goes on the PMU yet. */
@@ -1285,6 +1292,9 @@ static void detach_group(struct perf_cpu_context *cpuctx,
 		list_del_init(&sibling->sibling_list);
 		sibling->group_leader = sibling;
 		sibling->attach_state &= ~PERF_ATTACH_GROUP;
+		/* a member that left with its task stays out */
+		if (!(sibling->attach_state & PERF_ATTACH_CONTEXT))
+			continue;
 		groups_add(sibling);
 		if (sibling->state == PERF_EVENT_STATE_ACTIVE)
 			event_sched_out(sibling);
@@ -1307,8 +1317,13 @@ static void remove_func(struct perf_cpu_context *cpuctx,
 	struct perf_event *event = args->event;
 	enum perf_event_state state = PERF_EVENT_STATE_OFF;
 
-	if (!(event->attach_state & PERF_ATTACH_CONTEXT))
+	if (!(event->attach_state & PERF_ATTACH_CONTEXT)) {
+		/* out with its task at exit: only its group is left to undo */
+		if ((args->flags & DETACH_GROUP) &&
+		    (event->attach_state & PERF_ATTACH_GROUP))
+			detach_group(cpuctx, ctx, event);
 		return;
+	}
 	if (event->group_leader == event) {
 		if (event->state == PERF_EVENT_STATE_ACTIVE)
 			group_sched_out(event);
@@ -1690,7 +1705,7 @@ void perf_pmu_resched(struct pmu *pmu)
 	tctx = cpuctx->task_ctx;
 	raw_spin_lock(&cpuctx->ctx.lock);
 	perf_ctx_lock_other(cpuctx, tctx);
-	pmu_resched_locked(cpuctx, pmu);
+	pmu_resched_locked(cpuctx, pmu, NULL);
 	perf_ctx_unlock_other(cpuctx, tctx);
 	raw_spin_unlock(&cpuctx->ctx.lock);
 	local_irq_restore(flags);
@@ -1829,7 +1844,7 @@ static void enable_on_exec_func(struct perf_cpu_context *cpuctx,
 		struct perf_event_pmu_context *epc;
 
 		list_for_each_entry(epc, &ctx->pmu_ctx_list, pmu_ctx_entry)
-			pmu_resched_locked(cpuctx, epc->pmu);
+			pmu_resched_locked(cpuctx, epc->pmu, ctx);
 	}
 }
 

@@ -178,14 +178,22 @@ void perf_child_fold(struct perf_event *child)
 	}
 }
 
-/* One event of an exiting (or exec'ing) task.  ctx->mutex held. */
-static void exit_event(struct perf_event *event)
+/*
+ * One event of an exiting task (@task_exit) or one that exec's
+ * remove_on_exec takes away.  ctx->mutex held.
+ */
+static void exit_event(struct perf_event *event, bool task_exit)
 {
 	struct perf_event *parent = event->parent;
 
 	if (!parent) {
-		/* opened on this task: keeps its final count for read() */
-		perf_remove_event(event, DETACH_GROUP | DETACH_EXIT);
+		/*
+		 * Opened on this task: keeps its final count for read(), and
+		 * at exit its group too, for PERF_FORMAT_GROUP reads (the
+		 * members are taken out one by one, none runs again).
+		 */
+		perf_remove_event(event, task_exit ? DETACH_EXIT :
+					 DETACH_GROUP | DETACH_EXIT);
 		/* poll() reports the end */
 		perf_event_wakeup(event);
 		return;
@@ -214,7 +222,7 @@ static void exit_ctx_events(struct perf_event_context *ctx, bool fold)
 						 struct perf_event,
 						 event_entry))) {
 		if (fold) {
-			exit_event(event);
+			exit_event(event, true);
 			continue;
 		}
 		/* a fork that failed: nothing to fold */
@@ -228,7 +236,7 @@ static void exit_ctx_events(struct perf_event_context *ctx, bool fold)
 			perf_event_put(event);
 			perf_event_put(parent);
 		} else {
-			perf_remove_event(event, DETACH_GROUP | DETACH_EXIT);
+			perf_remove_event(event, DETACH_EXIT);
 		}
 	}
 }
@@ -329,7 +337,7 @@ again:
 	list_for_each_entry(event, &ctx->event_list, event_entry) {
 		if (event->attr.remove_on_exec) {
 			/* siblings may move with it: walk again */
-			exit_event(event);
+			exit_event(event, false);
 			goto again;
 		}
 	}
