@@ -4,7 +4,7 @@ ARCH ?= x86_64
 KSRC ?=
 
 .PHONY: all deps build build-core test-core bench-core compat-core build-mainline run run-mainline test test-mainline \
-	bench bench-mainline abi compat compat-mainline patch install fuzz clean \
+	bench bench-mainline abi compat compat-mainline patch install fuzz diffcheck clean \
 	distclean help
 
 all: help
@@ -29,13 +29,14 @@ run-mainline: build-mainline
 	scripts/guest-image.sh $(ARCH)
 	ICOUNT=$${ICOUNT:-1} scripts/guest-run.sh mainline $(ARCH) "" shell -
 
-# The suites, then a short fuzz run (make fuzz) on the same kernels: fails
-# if either does.
+# The suites, then a short fuzz run (make fuzz) and the differential
+# checker (make diffcheck) on the same kernels: fails if any of them does.
 test: deps
 	python3 scripts/tree.py pristine build/pristine
 	python3 scripts/abi-check.py
 	rc=0; scripts/run-tests.sh mainline ours || rc=1; \
-	scripts/fuzz.sh || rc=1; exit $$rc
+	scripts/fuzz.sh || rc=1; \
+	scripts/diff-check.sh || rc=1; exit $$rc
 
 # Our own perf core, work in progress (the "core" tree, see tree.py): the
 # same suites, compared with mainline.  Not part of make test until it
@@ -69,6 +70,11 @@ abi:
 # scripts/fuzz.sh.
 fuzz: deps
 	scripts/fuzz.sh
+
+# The same seeded calls on mainline's kernel and ours, results compared
+# call by call (DIFF_ARCHES, DIFF_SEEDS, DIFF_OPS: see scripts/diff-check.sh).
+diffcheck: deps
+	scripts/diff-check.sh
 
 # COMPAT_ARCHES: which of x86_64 arm64 (default both).
 compat: deps

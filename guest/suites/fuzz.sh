@@ -6,12 +6,14 @@
 #   fuzz_seconds (240 a pass at most), fuzz_procs (2), fuzz_threads (2),
 #   fuzz_passes ("unpriv,root"), fuzz_hotplug (1), fuzz_log (0; 1: every
 #   call on the console, for mkrepro.sh; 2: and what each returned),
+#   fuzz_steady (1: --steady, for the differential checker),
 #   fuzz_repro (NAME: run
 #   /harness/bin/repro/NAME instead, made by mkrepro.sh).
 arg() { tr ' ' '\n' < /proc/cmdline | sed -n "s/^harness\.$1=//p" | tail -n 1; }
 seed=$(arg fuzz_seed) ops=$(arg fuzz_ops) secs=$(arg fuzz_seconds)
 procs=$(arg fuzz_procs) threads=$(arg fuzz_threads) passes=$(arg fuzz_passes)
 hotplug=$(arg fuzz_hotplug) log=$(arg fuzz_log) repro=$(arg fuzz_repro)
+steady=$(arg fuzz_steady)
 seed=${seed:-1} ops=${ops:-4000} secs=${secs:-240}
 procs=${procs:-2} threads=${threads:-2} hotplug=${hotplug:-1}
 passes=$(echo "${passes:-unpriv,root}" | tr ',' ' ')
@@ -31,6 +33,7 @@ for pass in $passes; do
 	[ "$hotplug" = 1 ] || set -- "$@" --no-hotplug
 	[ "${log:-0}" != 0 ] && set -- "$@" --log -
 	[ "${log:-0}" = 2 ] && set -- "$@" --log-results
+	[ "${steady:-0}" = 1 ] && set -- "$@" --steady
 	echo "@@PROG fuzz-$pass begin"
 	# The fuzzer has its own watchdog; this one is for a fuzzer stuck
 	# in the kernel for good.

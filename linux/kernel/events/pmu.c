@@ -778,8 +778,9 @@ static int perf_pmu_offer(struct pmu *pmu, struct perf_event *event)
  *    passes the event on to that type (the software PMU does this for
  *    cpu-clock and task-clock), and -ENOENT from the RAW PMU for a
  *    HARDWARE/HW_CACHE event falls back to attr.type.
- *  - If no PMU has the type, every PMU is asked in turn until one says
- *    something other than -ENOENT.
+ *  - If no PMU has the type (an extended type naming no PMU included:
+ *    its config has lost the PMU bits by then), every PMU is asked in
+ *    turn until one says something other than -ENOENT.
  */
 static int perf_pmu_find(struct perf_event *event)
 {
@@ -812,9 +813,6 @@ static int perf_pmu_find(struct perf_event *event)
 			return -ENOENT;
 		type = event->attr.type;
 	}
-
-	if (extended)
-		return -ENOENT;
 
 	for_each_perf_pmu(pmu) {
 		err = perf_pmu_offer(pmu, event);

@@ -425,4 +425,39 @@ TEST(pmu_refusal_comes_before_later_checks)
 	close(fd);
 }
 
+/*
+ * HARDWARE and HW_CACHE configs may name a PMU in bits 32-63.  A type
+ * that names no PMU gets the answer of an unnamed config: every PMU is
+ * asked (arm64: PMUv3 refuses the config with EINVAL; no CPU PMU:
+ * ENOENT).  Found by the differential checker.
+ */
+TEST(extended_type_naming_no_pmu)
+{
+	static const struct {
+		__u32 type;
+		__u64 config;
+	} cases[] = {
+		{ PERF_TYPE_HARDWARE, 0x6d5e00bd },
+		{ PERF_TYPE_HARDWARE, PERF_COUNT_HW_MAX },
+		{ PERF_TYPE_HW_CACHE, 0xffffffff },
+		{ PERF_TYPE_HW_CACHE, 0x7fffffff },
+	};
+	struct perf_event_attr attr;
+	unsigned int i;
+	int plain;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		memset(&attr, 0, sizeof(attr));
+		attr.size = sizeof(attr);
+		attr.type = cases[i].type;
+		attr.config = cases[i].config;
+		attr.exclude_kernel = 1;
+		plain = open_errno(&attr, 0, -1, -1, 0);
+		attr.config |= 0x7fffffffULL << 32;
+		EXPECT_EQ(plain, open_errno(&attr, 0, -1, -1, 0))
+			TH_LOG("type %u config %#llx", cases[i].type,
+			       (unsigned long long)cases[i].config);
+	}
+}
+
 TEST_HARNESS_MAIN

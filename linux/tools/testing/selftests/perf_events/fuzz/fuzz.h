@@ -68,6 +68,7 @@ struct fz_opt {
 	int seconds;
 	int threads, procs;
 	int unpriv, hotplug, sysctl, dry_run, quiet, only, progress, results;
+	int steady;
 	const char *log;
 };
 

@@ -675,6 +675,9 @@ static void op_sysctl(struct worker *w)
 		lg_end(w);
 	}
 	CALL(w, K_SYSCTL, fz_write_file(path, val));
+	/* --steady: the time limit stays off (not logged: not a call) */
+	if (opt.steady && path == sysctls[1] && !w->dry)
+		fz_write_file(path, "0");
 }
 
 static void op_hotplug(struct worker *w)

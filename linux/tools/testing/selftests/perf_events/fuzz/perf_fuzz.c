@@ -678,6 +678,9 @@ static void usage(void)
 "  --unpriv       as root: perf_event_paranoid=-1, workers as uid 1000\n"
 "  --no-hotplug   no CPU offline/online\n"
 "  --no-sysctl    no writes to perf sysctls\n"
+"  --steady       as root: keep the kernel from lowering\n"
+"                 perf_event_max_sample_rate by itself (for comparing\n"
+"                 the results of two kernels call by call)\n"
 "  --log FILE     every call as a line of C, before it is made ('-': stdout)\n"
 "  --log-results  and after it, what it returned, as a comment\n"
 "  --dry-run      make no system call at all: print the log only\n"
@@ -694,7 +697,7 @@ static void parse(int argc, char **argv)
 		{ "procs", 1, NULL, 'P' }, { "only", 1, NULL, 'O' },
 		{ "unpriv", 0, NULL, 'u' }, { "no-hotplug", 0, NULL, 'H' },
 		{ "no-sysctl", 0, NULL, 'S' }, { "log", 1, NULL, 'l' },
-		{ "log-results", 0, NULL, 'r' },
+		{ "log-results", 0, NULL, 'r' }, { "steady", 0, NULL, 'y' },
 		{ "dry-run", 0, NULL, 'n' }, { "progress", 1, NULL, 'p' },
 		{ "quiet", 0, NULL, 'q' }, { "help", 0, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -738,6 +741,9 @@ static void parse(int argc, char **argv)
 			break;
 		case 'r':
 			opt.results = 1;
+			break;
+		case 'y':
+			opt.steady = 1;
 			break;
 		case 'p':
 			opt.progress = atoi(optarg);
@@ -837,6 +843,10 @@ int main(int argc, char **argv)
 		mkdir(FZ_CGROUP_ROOT "/fuzz-1", 0755);
 		if (opt.unpriv)
 			fz_write_file("/proc/sys/kernel/perf_event_paranoid", "-1");
+		if (opt.steady) {
+			fz_write_file(sysctls[0], "100000");
+			fz_write_file(sysctls[1], "0");
+		}
 	}
 	{
 		struct rlimit rl = { 0, 0 };
