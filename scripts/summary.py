@@ -249,19 +249,39 @@ def main():
     out["regressions"] = [list(b) for b in bad]
     with open(os.path.join(d, "results.json"), "w") as f:
         json.dump(out, f, indent=1, sort_keys=True)
+    # A test that fails on our tree and is not a regression (it fails on
+    # mainline too, in the same guest) is a known failure of the test bed:
+    # listed on its own, not counted as failed in the closing line.
+    regressions = set((b[0], b[1], b[2]) for b in bad)
     for tree in (OURS, "mainline"):
         tot = [0, 0, 0]
+        known = []
         have = False
-        for (t, _a, _v), (res, _i) in runs.items():
+        for (t, a, v), (res, _i) in sorted(runs.items()):
             if t != tree:
                 continue
             have = True
-            for s in res.values():
-                for i, n in enumerate(tally(s)):
+            label = a + ("-" + v if v else "")
+            for suite, sres in res.items():
+                for i, n in enumerate(tally(sres)):
                     tot[i] += n
-        if have and (tree == OURS or not any(t == OURS for (t, _a, _v) in runs)):
-            print("\n%s tree: %d passed, %d failed, %d skipped" %
-                  (tree, tot[0], tot[1], tot[2]))
+                if tree != OURS:
+                    continue
+                ml = runs.get(("mainline", a, v), ({}, None))[0].get(suite, {})
+                for test, st in sorted(sres.items()):
+                    if st == "FAIL" and (suite, label, test) not in regressions:
+                        known.append("%s %s: %s (mainline: %s)" %
+                                     (label, suite, test,
+                                      ml.get(test, "not run").lower()))
+        if not have or (tree != OURS and any(t == OURS for (t, _a, _v) in runs)):
+            continue
+        if known:
+            print("\n%s tree: %d known failure(s) of the test bed (none "
+                  "passes on mainline in the same guest):" % (tree, len(known)))
+            for k in known:
+                print("  " + k)
+        print("\n%s tree: %d passed, %d failed, %d skipped" %
+              (tree, tot[0], tot[1] - len(known), tot[2]))
     return 1 if (require and bad) else 0
 
 

@@ -357,8 +357,9 @@ void perf_event_tick_event(struct perf_event *event);
 #define PERF_THROTTLED		(~0ULL)
 
 /*
- * The files of the sampling side (issue 4) keep their interface in a
- * header beside them; see notes/sampling-design.md for who owns what.
+ * The files of the sampling side (the ring buffer, samples, side-band
+ * records, address filters, tracepoints) keep their interface in a
+ * header beside them.
  */
 #include "ring_buffer.h"
 #include "sample.h"

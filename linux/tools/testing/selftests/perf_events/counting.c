@@ -308,7 +308,7 @@ TEST(task_events_bound_to_cpus)
 	 * Each CPU's event saw its part of the run and no more; together
 	 * they are not more than the event for any CPU.  No lower bound on
 	 * their sum: once, on a loaded host, the bound events' times fell 8%
-	 * short of the unbound one's (notes/next-steps.md, not understood).
+	 * short of the unbound one's, for a reason not understood.
 	 */
 	for (i = 1; i < 3; i++) {
 		EXPECT_GE(v[i][0], BURN_NS / 2);
