@@ -106,10 +106,6 @@ def differences(ml, ours):
             timing += 1
         else:
             out[i] = (a[0], a[1], ra, rb)
-    if len(ml) != len(ours):
-        i = min(len(ml), len(ours))
-        out[i] = ('-', '(end of the sequence)', '%d calls' % len(ml),
-                  '%d calls' % len(ours))
     return out, follows, timing
 
 
@@ -169,6 +165,12 @@ def main(argv):
         else:
             counted.append(i)
     n = min(len(logs[0][0]), len(logs[1][0]))
+    for path, (calls, _e) in zip(argv[:2], logs[:2]):
+        if len(calls) > n:
+            continue
+        if len(logs[0][0]) != len(logs[1][0]):
+            print('  note: %s made %d calls (a worker stuck or killed); '
+                  'the first %d of each are compared' % (path, len(calls), n))
     print('  %d calls compared; %d differ first-hand: %d on the list of '
           'deliberate differences, %d not repeated in a second run, '
           '%d counted (and %d follow from an earlier difference, %d from '
