@@ -315,8 +315,10 @@ enum perf_pmu_scope {
  * struct pmu - a performance monitoring unit, as a driver registers it
  *
  * The callbacks that touch hardware run with IRQs off on the CPU where the
- * event is (maybe in NMI for start/stop/read), inside pmu_disable()/
- * pmu_enable().  Optional ones may be left NULL.
+ * event is (maybe in NMI for start/stop/read).  add() and del() from the
+ * scheduling code run inside pmu_disable()/pmu_enable(); start(), stop()
+ * and read() may also come without it (address filter restarts, AUX
+ * pause/resume, perf_event_read_local()).  Optional ones may be left NULL.
  */
 struct pmu {
 	/* identity and sysfs */
@@ -511,8 +513,9 @@ typedef void (*perf_overflow_handler_t)(struct perf_event *event,
 
 /*
  * One PMU's share of a context: that PMU's groups in that context.
- * Reference counted (events hold it), freed after RCU.  Its lists change
- * under both ctx->mutex and ctx->lock, so either one is enough to read.
+ * Reference counted (events hold it), freed after RCU.  Its group lists
+ * and ctx->pmu_ctx_list change under ctx->lock (multiplexing reorders the
+ * groups from an hrtimer), so readers hold ctx->lock.
  * Drivers see ->pmu and ->task_ctx_data (sched_task/swap_task_ctx).
  */
 struct perf_event_pmu_context {
@@ -567,18 +570,11 @@ struct perf_event_context {
 	int				nr_user;
 	int				nr_stat;	/* inherit_stat events */
 	int				nr_freq;
-	int				nr_task_data;
 	int				nr_cgroups;	/* cgroup events */
 
 	u64				time;		/* time the context was active */
 	u64				timestamp;	/* perf_clock() at the last update */
 	u64				timeoffset;	/* time - timestamp, for NMI */
-
-	/* clone detection: both clones of one parent generation match */
-	struct perf_event_context	*parent_ctx;
-	u64				parent_gen;
-	u64				generation;
-	int				pin_count;	/* >0: may not be swapped */
 
 	/* task context: its events that take side-band records (records.c) */
 	struct hlist_head		sb_events;
@@ -681,10 +677,8 @@ struct perf_event {
 	struct callback_head		pending_task;
 	unsigned int			pending_wakeup;
 	unsigned int			pending_disable;
-	unsigned int			pending_sigtrap;
 	unsigned int			pending_work;	/* pending_task queued */
 	u64				pending_addr;	/* SIGTRAP si_addr */
-	u64				sigtrap_count;	/* overflows not yet signalled */
 
 	/*
 	 * ---- ring buffer and AUX ----
@@ -865,7 +859,6 @@ perf_event_create_kernel_counter(struct perf_event_attr *attr, int cpu,
 int perf_event_release_kernel(struct perf_event *event);
 void perf_event_enable(struct perf_event *event);
 void perf_event_disable(struct perf_event *event);
-void perf_event_disable_local(struct perf_event *event);
 void perf_event_disable_inatomic(struct perf_event *event);
 int perf_event_refresh(struct perf_event *event, int refresh);
 int perf_event_period(struct perf_event *event, u64 value);

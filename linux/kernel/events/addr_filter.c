@@ -46,6 +46,7 @@
 
 #include "internal.h"
 #include "addr_filter.h"
+#include "context.h"
 
 /* owners whose filters name files: only then does mmap() look */
 atomic_t perf_file_filter_owners = ATOMIC_INIT(0);
@@ -516,7 +517,7 @@ void __perf_addr_filters_mmap(struct vm_area_struct *vma)
 		moved = file_ranges_update(event, vma);
 		raw_spin_unlock(&head->lock);
 		if (moved)
-			perf_event_restart_here(event);
+			perf_event_restart_local(event);
 	}
 	raw_spin_unlock_irqrestore(&ctx->lock, flags);
 out:

@@ -46,8 +46,9 @@
 #include <linux/workqueue.h>
 
 #include "internal.h"
-#include "ring_buffer.h"
 #include "aux.h"
+#include "event.h"
+#include "ring_buffer.h"
 
 /* a pause or resume is running on this CPU (perf_aux_pause()) */
 static DEFINE_PER_CPU(int, perf_aux_pausing);

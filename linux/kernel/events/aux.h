@@ -15,6 +15,11 @@ void perf_aux_vma_open(struct perf_buffer *rb);
 void perf_aux_vma_close(struct perf_event *event, struct perf_buffer *rb,
 			struct mm_struct *mm);
 
+/* AUX attributes against the event's PMU, at event allocation */
+int perf_aux_attr_check(struct perf_event *event);
+/* pause (or resume) the AUX writing of @leader */
+void perf_aux_pause(struct perf_event *leader, bool pause);
+
 /* members tied to an AUX leader: aux_output, aux_pause/resume, samples */
 int perf_aux_link(struct perf_event *event, struct perf_event *leader);
 u64 perf_aux_sample_size(struct perf_event *event, u64 room);

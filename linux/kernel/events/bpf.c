@@ -37,6 +37,10 @@
 #include <linux/trace_events.h>
 
 #include "internal.h"
+#include "bpf.h"
+#include "context.h"
+#include "event.h"
+#include "tracepoint.h"
 
 /* ---------------------------------------------------------------------
  * Tracing events

@@ -30,6 +30,7 @@
 #include <linux/uprobes.h>
 
 #include "internal.h"
+#include "callchain.h"
 
 /* task, softirq, hardirq, NMI: see interrupt_context_level() */
 #define PERF_CALLCHAIN_LEVELS	4

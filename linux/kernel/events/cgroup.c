@@ -16,9 +16,10 @@
  * only while a task of that cgroup, or of a cgroup below it, runs on its
  * CPU, and its enabled time is that cgroup's time on the CPU (each cgroup
  * keeps a per-CPU clock, struct perf_cgroup_info, that runs while its
- * tasks or its descendants' run there).  context.c does the scheduling:
- * the context switch, and the move of a running task to another cgroup
- * (perf_cgroup_attach() below), call perf_cgroup_switch().
+ * tasks or its descendants' run there).  The context switch, and the move
+ * of a running task to another cgroup (perf_cgroup_attach() below), call
+ * perf_cgroup_switch(), which takes the CPU context's cgroup events off
+ * and puts on those of the new cgroup with context.c's primitives.
  */
 
 #include <linux/cgroup.h>
@@ -31,20 +32,20 @@
 #include <linux/smp.h>
 
 #include "internal.h"
+#include "cgroup.h"
+#include "context.h"
+#include "records.h"
 
 static inline struct perf_cgroup *css_to_perf_cgroup(struct cgroup_subsys_state *css)
 {
 	return container_of(css, struct perf_cgroup, css);
 }
 
-/**
- * perf_cgroup_clocks_run - start or stop the clocks of a cgroup here
- * @cgrp: the cgroup (or NULL: nothing to do); its ancestors' clocks too
- * @run: start (true) or stop (false)
- *
- * On the CPU whose clocks change, IRQs off, the CPU context's lock held.
+/*
+ * Start (@run) or stop the clocks of @cgrp (NULL: nothing to do) and its
+ * ancestors on this CPU.  IRQs off, the CPU context's lock held.
  */
-void perf_cgroup_clocks_run(struct perf_cgroup *cgrp, bool run)
+static void perf_cgroup_clocks_run(struct perf_cgroup *cgrp, bool run)
 {
 	struct cgroup_subsys_state *css;
 	u64 now = perf_clock();
@@ -75,6 +76,80 @@ u64 perf_cgroup_event_time(struct perf_event *event)
 	if (READ_ONCE(info->active))
 		return perf_clock() + READ_ONCE(info->timeoffset);
 	return READ_ONCE(info->time);
+}
+
+DEFINE_STATIC_KEY_FALSE(perf_cgroup_events);
+
+/**
+ * perf_cgroup_cpu_start - this CPU's context starts timing cgroup events
+ * @cpuctx: this CPU's context, locked, IRQs off
+ *
+ * Starts the clocks of the running task's cgroup, if the context has
+ * cgroup events.
+ */
+void perf_cgroup_cpu_start(struct perf_cpu_context *cpuctx)
+{
+	struct perf_event_context *ctx = &cpuctx->ctx;
+
+	lockdep_assert_held(&ctx->lock);
+	if (!ctx->nr_cgroups)
+		return;
+	cpuctx->cgrp = perf_cgroup_from_task(current, ctx);
+	perf_cgroup_clocks_run(cpuctx->cgrp, true);
+}
+
+/**
+ * perf_cgroup_cpu_stop - this CPU's context stops timing cgroup events
+ * @cpuctx: this CPU's context, locked, IRQs off
+ */
+void perf_cgroup_cpu_stop(struct perf_cpu_context *cpuctx)
+{
+	lockdep_assert_held(&cpuctx->ctx.lock);
+	perf_cgroup_clocks_run(cpuctx->cgrp, false);
+	cpuctx->cgrp = NULL;
+}
+
+/**
+ * perf_cgroup_switch - the task running here is (now) @task: follow its cgroup
+ * @task: current, or the task being switched to
+ *
+ * Takes the CPU context's cgroup events off, moves the cgroup clocks from
+ * the old cgroup to @task's and puts back on what matches it.  IRQs off.
+ */
+void perf_cgroup_switch(struct task_struct *task)
+{
+	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_context);
+	struct perf_event_context *ctx = &cpuctx->ctx;
+	struct perf_event_pmu_context *epc;
+	struct perf_cgroup *cgrp;
+
+	lockdep_assert_irqs_disabled();
+	if (!READ_ONCE(ctx->nr_cgroups))
+		return;
+	raw_spin_lock(&ctx->lock);
+	cgrp = perf_cgroup_from_task(task, ctx);
+	if (!ctx->nr_cgroups || cpuctx->cgrp == cgrp || !ctx->is_active) {
+		raw_spin_unlock(&ctx->lock);
+		return;
+	}
+	perf_ctx_update_time(ctx);
+	list_for_each_entry(epc, &ctx->pmu_ctx_list, pmu_ctx_entry) {
+		if (!epc->nr_cgroups)
+			continue;
+		perf_pmu_disable(epc->pmu);
+		perf_epc_sched_out(epc, EVENT_ALL);
+	}
+	perf_cgroup_clocks_run(cpuctx->cgrp, false);
+	cpuctx->cgrp = cgrp;
+	perf_cgroup_clocks_run(cgrp, true);
+	list_for_each_entry(epc, &ctx->pmu_ctx_list, pmu_ctx_entry) {
+		if (!epc->nr_cgroups)
+			continue;
+		perf_epc_sched_in(epc, EVENT_PINNED);
+		perf_epc_sched_in(epc, EVENT_FLEXIBLE);
+		perf_pmu_enable(epc->pmu);
+	}
+	raw_spin_unlock(&ctx->lock);
 }
 
 static struct cgroup_subsys_state *
@@ -108,7 +183,7 @@ static void perf_cgroup_css_free(struct cgroup_subsys_state *css)
 }
 
 /* A task moved cgroups while running: its CPU switches clocks and events. */
-static void perf_cgroup_move_here(void *data)
+static void perf_cgroup_move_ipi(void *data)
 {
 	struct task_struct *task = data;
 
@@ -127,7 +202,7 @@ static void perf_cgroup_attach(struct cgroup_taskset *tset)
 		int cpu = task_cpu(task);
 
 		if (task_curr(task) && cpu_online(cpu))
-			smp_call_function_single(cpu, perf_cgroup_move_here,
+			smp_call_function_single(cpu, perf_cgroup_move_ipi,
 						 task, 1);
 	}
 }

@@ -33,9 +33,14 @@
  * task->perf_event_ctxp is published with cmpxchg() under
  *   task->perf_event_mutex and read under RCU with a refcount_inc_not_zero();
  *   contexts and task epcs are freed after an RCU grace period.
- * NMI: nothing in this file runs in NMI context.  Hard IRQ: the IPI
- *   handlers (and rotate.c's multiplexing hrtimer).  The context-switch
- *   hooks run with the runqueue lock held and IRQs off.
+ * NMI: only perf_event_times_local() (perf_event_read_local(), samples
+ *   with PERF_SAMPLE_READ, the control page update), which reads the
+ *   context clock without ctx->lock through ctx->timeoffset.  Hard IRQ:
+ *   the IPI handlers (and rotate.c's multiplexing hrtimer).  The
+ *   context-switch hooks run with the runqueue lock held and IRQs off.
+ *
+ * The locking rules of the whole core, every lock and the order they nest
+ * in, are in Documentation/perf/core/locking.rst.
  *
  * Time: ctx->time advances while (ctx->is_active & EVENT_TIME); an event's
  * total_time_enabled advances with ctx->time while its state is INACTIVE or
@@ -54,7 +59,11 @@
 #include <linux/smp.h>
 
 #include "internal.h"
+#include "cgroup.h"
 #include "context.h"
+#include "overflow.h"
+#include "records.h"
+#include "rotate.h"
 
 DEFINE_PER_CPU(struct perf_cpu_context, perf_cpu_context);
 DEFINE_STATIC_KEY_FALSE(perf_sched_events);
@@ -85,8 +94,6 @@ void perf_ctx_put(struct perf_event_context *ctx)
 		return;
 	if (WARN_ON_ONCE(!ctx->task))	/* CPU contexts are never freed */
 		return;
-	if (ctx->parent_ctx)
-		perf_ctx_put(ctx->parent_ctx);
 	put_task_struct(ctx->task);
 	call_rcu(&ctx->rcu_head, perf_ctx_free_rcu);
 }
@@ -240,8 +247,8 @@ void perf_event_ctx_unlock(struct perf_event *event,
  * PMU sub-contexts
  */
 
-void perf_epc_init(struct perf_event_pmu_context *epc, struct pmu *pmu,
-		   struct perf_event_context *ctx)
+static void perf_epc_init(struct perf_event_pmu_context *epc, struct pmu *pmu,
+			  struct perf_event_context *ctx)
 {
 	epc->pmu = pmu;
 	epc->ctx = ctx;
@@ -251,6 +258,23 @@ void perf_epc_init(struct perf_event_pmu_context *epc, struct pmu *pmu,
 	epc->pinned_cpu_groups = RB_ROOT;
 	epc->flexible_cpu_groups = RB_ROOT;
 	atomic_set(&epc->refcount, 1);
+}
+
+/**
+ * perf_cpc_init - set up a PMU's per-CPU state at registration
+ * @cpc: per_cpu_ptr(pmu->cpu_pmu_context, cpu)
+ * @pmu: the PMU
+ * @cpu: the CPU
+ *
+ * The embedded sub-context of @cpu's CPU context for @pmu, and the
+ * multiplexing timer.
+ */
+void perf_cpc_init(struct perf_cpu_pmu_context *cpc, struct pmu *pmu, int cpu)
+{
+	perf_epc_init(&cpc->epc, pmu, &per_cpu(perf_cpu_context, cpu).ctx);
+	cpc->epc.embedded = 1;
+	INIT_LIST_HEAD(&cpc->sched_cb_entry);
+	perf_mux_timer_init(cpc, pmu->hrtimer_interval_ms);
 }
 
 /* @pmu's sub-context of @ctx (on @cpu for a CPU context), with a reference */
@@ -351,36 +375,13 @@ void perf_epc_put(struct perf_event_pmu_context *epc)
  * off, under the CPU context's lock.
  */
 
-DEFINE_STATIC_KEY_FALSE(perf_cgroup_events);
-
-#ifdef CONFIG_CGROUP_PERF
-/* May @event (of the CPU context) count with the task running here? */
-static bool cgrp_event_matches(struct perf_event *event)
-{
-	struct perf_cgroup *now = this_cpu_ptr(&perf_cpu_context)->cgrp;
-
-	if (!event->cgrp)
-		return true;
-	return now && cgroup_is_descendant(now->css.cgroup,
-					   event->cgrp->css.cgroup);
-}
-
 /* Events' time: the context's, or for a cgroup event its cgroup's. */
 static u64 event_clock(struct perf_event *event)
 {
-	return event->cgrp ? perf_cgroup_event_time(event) : event->ctx->time;
-}
-#else
-static inline bool cgrp_event_matches(struct perf_event *event)
-{
-	return true;
-}
-
-static u64 event_clock(struct perf_event *event)
-{
+	if (perf_event_is_cgroup(event))
+		return perf_cgroup_event_time(event);
 	return event->ctx->time;
 }
-#endif
 
 static void event_update_time(struct perf_event *event)
 {
@@ -411,19 +412,19 @@ static void group_update_time(struct perf_event *leader)
 }
 
 /**
- * perf_event_times_now - an event's enabled and running times, up to now
+ * perf_event_times_locked - an event's enabled and running times, up to now
  * @event: the event; ctx->lock held
  * @enabled: total_time_enabled as of now
  * @running: total_time_running as of now
  */
-void perf_event_times_now(struct perf_event *event, u64 *enabled, u64 *running)
+void perf_event_times_locked(struct perf_event *event, u64 *enabled, u64 *running)
 {
 	lockdep_assert_held(&event->ctx->lock);
 	perf_event_times_local(event, enabled, running);
 }
 
 /**
- * perf_event_times_local - perf_event_times_now() without the lock
+ * perf_event_times_local - perf_event_times_locked() without the lock
  * @event: an event whose context is active on this CPU or nowhere; IRQs off
  * @enabled: total_time_enabled as of now
  * @running: total_time_running as of now
@@ -439,10 +440,8 @@ void perf_event_times_local(struct perf_event *event, u64 *enabled,
 		now = perf_clock() + READ_ONCE(ctx->timeoffset);
 	else
 		now = READ_ONCE(ctx->time);
-#ifdef CONFIG_CGROUP_PERF
-	if (event->cgrp)
+	if (perf_event_is_cgroup(event))
 		now = perf_cgroup_event_time(event);
-#endif
 	delta = now - event->tstamp;
 	*enabled = event->total_time_enabled;
 	*running = event->total_time_running;
@@ -482,6 +481,7 @@ static void groups_add(struct perf_event *leader)
 	struct perf_event_pmu_context *epc = leader->pmu_ctx;
 	bool pinned = leader->attr.pinned;
 
+	lockdep_assert_held(&epc->ctx->lock);
 	leader->group_seq = ++epc->group_seq;
 	if (epc->ctx->task && leader->cpu >= 0)
 		rb_add(&leader->group_node, pinned ? &epc->pinned_cpu_groups :
@@ -497,6 +497,7 @@ static void groups_del(struct perf_event *leader)
 {
 	struct perf_event_pmu_context *epc = leader->pmu_ctx;
 
+	lockdep_assert_held(&epc->ctx->lock);
 	if (!RB_EMPTY_NODE(&leader->group_node)) {
 		rb_erase(&leader->group_node, leader->attr.pinned ?
 			 &epc->pinned_cpu_groups : &epc->flexible_cpu_groups);
@@ -573,7 +574,7 @@ static struct perf_event *group_walk_next(struct group_walk *w)
 	return t;
 }
 
-#define for_each_group_here(leader, w, epc, pinned)			\
+#define for_each_local_group(leader, w, epc, pinned)			\
 	for (group_walk_start(w, epc, pinned),				\
 	     (leader) = group_walk_next(w);				\
 	     leader; (leader) = group_walk_next(w))
@@ -584,6 +585,7 @@ void perf_groups_rotate(struct perf_event_pmu_context *epc)
 	struct group_walk w;
 	struct perf_event *first;
 
+	lockdep_assert_held(&epc->ctx->lock);
 	group_walk_start(&w, epc, false);
 	first = group_walk_next(&w);
 	if (first) {
@@ -597,15 +599,16 @@ void perf_groups_rotate(struct perf_event_pmu_context *epc)
  * CPU the context is (being made) active on.
  */
 
-static bool event_runs_here(struct perf_event *event)
+static bool event_runs_on_this_cpu(struct perf_event *event)
 {
 	if (event->cpu != -1 && event->cpu != smp_processor_id())
 		return false;
-	return cgrp_event_matches(event);
+	return perf_cgroup_event_matches(event);
 }
 
 static void event_sched_out(struct perf_event *event)
 {
+	lockdep_assert_held(&event->ctx->lock);
 	if (event->state != PERF_EVENT_STATE_ACTIVE)
 		return;
 	event->pmu->del(event, 0);
@@ -617,6 +620,7 @@ static void event_sched_out(struct perf_event *event)
 
 static int event_sched_in(struct perf_event *event)
 {
+	lockdep_assert_held(&event->ctx->lock);
 	if (event->state <= PERF_EVENT_STATE_OFF)
 		return 0;
 	/* a second pmu->add() would link the event into the PMU twice */
@@ -643,6 +647,7 @@ static void group_sched_out(struct perf_event *leader)
 	struct perf_event_pmu_context *epc = leader->pmu_ctx;
 	struct perf_event *sibling;
 
+	lockdep_assert_held(&epc->ctx->lock);
 	if (leader->state != PERF_EVENT_STATE_ACTIVE)
 		return;
 	perf_pmu_disable(epc->pmu);
@@ -671,6 +676,7 @@ static int group_sched_in(struct perf_event *leader)
 	struct pmu *pmu = leader->pmu_ctx->pmu;
 	struct perf_event *sibling, *failed = NULL;
 
+	lockdep_assert_held(&leader->ctx->lock);
 	if (leader->state <= PERF_EVENT_STATE_OFF)
 		return 0;
 	if (!group_fits(leader))
@@ -709,14 +715,15 @@ void perf_epc_sched_out(struct perf_event_pmu_context *epc, int what)
 	struct perf_event *leader;
 	struct group_walk w;
 
+	lockdep_assert_held(&epc->ctx->lock);
 	if (!epc->nr_active)
 		return;
 	perf_pmu_disable(epc->pmu);
 	if (what & EVENT_PINNED)
-		for_each_group_here(leader, &w, epc, true)
+		for_each_local_group(leader, &w, epc, true)
 			group_sched_out(leader);
 	if (what & EVENT_FLEXIBLE)
-		for_each_group_here(leader, &w, epc, false)
+		for_each_local_group(leader, &w, epc, false)
 			group_sched_out(leader);
 	perf_pmu_enable(epc->pmu);
 }
@@ -726,13 +733,14 @@ void perf_epc_sched_in(struct perf_event_pmu_context *epc, int what)
 	struct perf_event *leader;
 	struct group_walk w;
 
+	lockdep_assert_held(&epc->ctx->lock);
 	if (!epc->nr_events)
 		return;
 	perf_pmu_disable(epc->pmu);
 	if (what & EVENT_PINNED) {
-		for_each_group_here(leader, &w, epc, true) {
+		for_each_local_group(leader, &w, epc, true) {
 			if (leader->state != PERF_EVENT_STATE_INACTIVE ||
-			    !event_runs_here(leader))
+			    !event_runs_on_this_cpu(leader))
 				continue;
 			if (group_sched_in(leader)) {
 				/* a pinned group that cannot go on is in error */
@@ -742,9 +750,9 @@ void perf_epc_sched_in(struct perf_event_pmu_context *epc, int what)
 		}
 	}
 	if (what & EVENT_FLEXIBLE) {
-		for_each_group_here(leader, &w, epc, false) {
+		for_each_local_group(leader, &w, epc, false) {
 			if (leader->state != PERF_EVENT_STATE_INACTIVE ||
-			    !event_runs_here(leader))
+			    !event_runs_on_this_cpu(leader))
 				continue;
 			if (group_sched_in(leader)) {
 				epc->rotate_necessary = 1;
@@ -788,6 +796,9 @@ static void pmu_resched_locked(struct perf_cpu_context *cpuctx,
 	struct perf_cpu_pmu_context *cpc = perf_this_cpc(pmu);
 	struct perf_event_pmu_context *tepc = cpc->task_epc;
 
+	lockdep_assert_held(&cpuctx->ctx.lock);
+	if (tepc)
+		lockdep_assert_held(&tepc->ctx->lock);
 	if (fresh != &cpuctx->ctx)
 		perf_ctx_update_time(&cpuctx->ctx);
 	if (tepc && tepc->ctx != fresh)
@@ -878,51 +889,6 @@ void perf_task_ctx_deactivate(struct perf_cpu_context *cpuctx,
 	raw_spin_unlock(&ctx->lock);
 }
 
-#ifdef CONFIG_CGROUP_PERF
-/**
- * perf_cgroup_switch - the task running here is (now) @task: follow its cgroup
- * @task: current, or the task being switched to
- *
- * Takes the CPU context's cgroup events off, moves the cgroup clocks from
- * the old cgroup to @task's and puts back on what matches it.  IRQs off.
- */
-void perf_cgroup_switch(struct task_struct *task)
-{
-	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_context);
-	struct perf_event_context *ctx = &cpuctx->ctx;
-	struct perf_event_pmu_context *epc;
-	struct perf_cgroup *cgrp;
-
-	lockdep_assert_irqs_disabled();
-	if (!READ_ONCE(ctx->nr_cgroups))
-		return;
-	raw_spin_lock(&ctx->lock);
-	cgrp = perf_cgroup_from_task(task, ctx);
-	if (!ctx->nr_cgroups || cpuctx->cgrp == cgrp || !ctx->is_active) {
-		raw_spin_unlock(&ctx->lock);
-		return;
-	}
-	perf_ctx_update_time(ctx);
-	list_for_each_entry(epc, &ctx->pmu_ctx_list, pmu_ctx_entry) {
-		if (!epc->nr_cgroups)
-			continue;
-		perf_pmu_disable(epc->pmu);
-		perf_epc_sched_out(epc, EVENT_ALL);
-	}
-	perf_cgroup_clocks_run(cpuctx->cgrp, false);
-	cpuctx->cgrp = cgrp;
-	perf_cgroup_clocks_run(cgrp, true);
-	list_for_each_entry(epc, &ctx->pmu_ctx_list, pmu_ctx_entry) {
-		if (!epc->nr_cgroups)
-			continue;
-		perf_epc_sched_in(epc, EVENT_PINNED);
-		perf_epc_sched_in(epc, EVENT_FLEXIBLE);
-		perf_pmu_enable(epc->pmu);
-	}
-	raw_spin_unlock(&ctx->lock);
-}
-#endif
-
 /**
  * __perf_event_task_sched_out - the scheduler switches away from @prev
  * @prev: the task leaving the CPU
@@ -979,11 +945,8 @@ void __perf_event_task_sched_in(struct task_struct *prev,
 	struct perf_event_context *ctx;
 
 	lockdep_assert_irqs_disabled();
-#ifdef CONFIG_CGROUP_PERF
 	/* the CPU's cgroup events first: the task's events come after them */
-	if (static_branch_unlikely(&perf_cgroup_events))
-		perf_cgroup_switch(task);
-#endif
+	perf_cgroup_sched_in(task);
 	ctx = rcu_dereference_sched(*task_ctxp(task));
 	if (ctx && cpuctx->task_ctx != ctx && perf_task_ctx_wanted(ctx)) {
 		if (cpuctx->task_ctx)	/* left behind by an odd switch */
@@ -1036,7 +999,7 @@ struct ctx_call {
 };
 
 /* IPI handler: run the function if the context is (or can be) active here. */
-static void ctx_call_here(void *data)
+static void ctx_call_ipi(void *data)
 {
 	struct ctx_call *call = data;
 	struct perf_event_context *ctx = call->ctx;
@@ -1101,7 +1064,7 @@ static void ctx_function_call(struct perf_event_context *ctx, ctx_func_t func,
 		if (!task || task_curr(task)) {
 			call.done = 0;
 			if (cpu_online(cpu))
-				smp_call_function_single(cpu, ctx_call_here,
+				smp_call_function_single(cpu, ctx_call_ipi,
 							 &call, 1);
 			if (call.done)
 				return;
@@ -1159,13 +1122,10 @@ static void cgrp_account(struct perf_cpu_context *cpuctx,
 	event->pmu_ctx->nr_cgroups += delta;
 	if (!cpuctx)
 		return;
-	if (delta > 0 && ctx->nr_cgroups == delta) {
-		cpuctx->cgrp = perf_cgroup_from_task(current, ctx);
-		perf_cgroup_clocks_run(cpuctx->cgrp, true);
-	} else if (!ctx->nr_cgroups) {
-		perf_cgroup_clocks_run(cpuctx->cgrp, false);
-		cpuctx->cgrp = NULL;
-	}
+	if (delta > 0 && ctx->nr_cgroups == delta)
+		perf_cgroup_cpu_start(cpuctx);
+	else if (!ctx->nr_cgroups)
+		perf_cgroup_cpu_stop(cpuctx);
 #endif
 }
 
@@ -1176,7 +1136,7 @@ static void event_try_start(struct perf_cpu_context *cpuctx,
 	struct perf_event *leader = event->group_leader;
 
 	if (!cpuctx || leader->state < PERF_EVENT_STATE_INACTIVE ||
-	    !event_runs_here(leader))
+	    !event_runs_on_this_cpu(leader))
 		return;
 	if (leader == event) {
 		if (!group_sched_in(leader))
@@ -1474,7 +1434,8 @@ static void reset_func(struct perf_cpu_context *cpuctx,
  * perf_event_reset_locked - zero an event's count
  * @event: the event; ctx->mutex held
  *
- * Times are not reset (as on mainline), only the count.
+ * Only the count goes back to zero; the enabled and running times, and
+ * the children's sums, keep counting.
  */
 void perf_event_reset_locked(struct perf_event *event)
 {
@@ -1574,7 +1535,7 @@ static void sync_locked(struct perf_event *event, bool group, bool here)
 	}
 }
 
-static void sync_here(void *data)
+static void sync_ipi(void *data)
 {
 	struct sync_args *args = data;
 	struct perf_event *event = args->event;
@@ -1611,10 +1572,10 @@ static bool event_ipi(struct perf_event *event, smp_call_func_t here,
 }
 
 /**
- * perf_event_restart_here - stop and start @event if it runs here
+ * perf_event_restart_local - stop and start @event if it runs here
  * @event: the event; its ctx->lock held, IRQs off
  */
-void perf_event_restart_here(struct perf_event *event)
+void perf_event_restart_local(struct perf_event *event)
 {
 	if (event->state == PERF_EVENT_STATE_ACTIVE &&
 	    event->oncpu == smp_processor_id()) {
@@ -1628,7 +1589,7 @@ struct restart_args {
 	int			done;
 };
 
-static void restart_here(void *data)
+static void restart_ipi(void *data)
 {
 	struct restart_args *args = data;
 	struct perf_event *event = args->event;
@@ -1636,7 +1597,7 @@ static void restart_here(void *data)
 
 	raw_spin_lock(&ctx->lock);
 	if (READ_ONCE(event->oncpu) == smp_processor_id()) {
-		perf_event_restart_here(event);
+		perf_event_restart_local(event);
 		args->done = 1;
 	}
 	raw_spin_unlock(&ctx->lock);
@@ -1654,7 +1615,7 @@ void perf_event_restart(struct perf_event *event)
 {
 	struct restart_args args = { .event = event };
 
-	event_ipi(event, restart_here, &args, &args.done);
+	event_ipi(event, restart_ipi, &args, &args.done);
 }
 
 /**
@@ -1664,24 +1625,21 @@ void perf_event_restart(struct perf_event *event)
  *
  * Reads the hardware of an active event on the CPU it runs on (IPI).
  * Called from process context with IRQs on.
- *
- * Return: 0.
  */
-int perf_event_sync(struct perf_event *event, bool group)
+void perf_event_sync(struct perf_event *event, bool group)
 {
 	struct perf_event_context *ctx = event->ctx;
 	struct sync_args args = { .event = event, .group = group };
 	unsigned long flags;
 
-	if (event_ipi(event, sync_here, &args, &args.done))
-		return 0;
+	if (event_ipi(event, sync_ipi, &args, &args.done))
+		return;
 	/* not on any PMU: the count is final, only the times move */
 	raw_spin_lock_irqsave(&ctx->lock, flags);
 	perf_ctx_update_time(ctx);
 	sync_locked(event, group,
 		    READ_ONCE(event->oncpu) == smp_processor_id());
 	raw_spin_unlock_irqrestore(&ctx->lock, flags);
-	return 0;
 }
 
 /* ---------------------------------------------------------------------
@@ -1861,7 +1819,7 @@ void perf_enable_on_exec(struct perf_event_context *ctx)
  * The tick and disabling from IRQ context (overflow.c)
  */
 
-static void epc_tick(struct perf_event_pmu_context *epc, bool throttled)
+static void epc_tick(struct perf_event_pmu_context *epc)
 {
 	struct perf_event *leader, *event;
 	struct group_walk w;
@@ -1871,7 +1829,7 @@ static void epc_tick(struct perf_event_pmu_context *epc, bool throttled)
 		return;
 	perf_pmu_disable(epc->pmu);
 	for (i = 0; i < 2; i++) {
-		for_each_group_here(leader, &w, epc, i == 0) {
+		for_each_local_group(leader, &w, epc, i == 0) {
 			if (leader->state != PERF_EVENT_STATE_ACTIVE)
 				continue;
 			if (is_sampling_event(leader))
@@ -1894,7 +1852,7 @@ static void ctx_tick(struct perf_event_context *ctx, bool throttled)
 		return;
 	raw_spin_lock(&ctx->lock);
 	list_for_each_entry(epc, &ctx->pmu_ctx_list, pmu_ctx_entry)
-		epc_tick(epc, throttled);
+		epc_tick(epc);
 	raw_spin_unlock(&ctx->lock);
 }
 
@@ -1918,13 +1876,13 @@ void perf_ctx_tick(bool throttled)
 }
 
 /**
- * perf_event_disable_here - disable an event from IRQ context
+ * perf_event_disable_in_irq - disable an event from IRQ context
  * @event: the event (its IRQ work runs here)
  *
  * Return: -1 when the event is disabled (or gone from its context), else
  * the CPU where its context is active, to try again there.
  */
-int perf_event_disable_here(struct perf_event *event)
+int perf_event_disable_in_irq(struct perf_event *event)
 {
 	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_context);
 	struct perf_event_context *ctx = event->ctx;

@@ -1,16 +1,96 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The scheduling primitives of context.c that the files around it use:
- * rotate.c (multiplexing) and hotplug.c (CPU contexts across CPU hotplug,
- * moving CPU-wide events between CPUs).  The locking rules are context.c's
- * (its top comment): IRQs off, on the CPU where the contexts are active,
- * and, unless a comment below says a function takes them itself, with the
- * locks of the contexts it touches held.
+ * Task and CPU contexts (context.c): what the rest of the core calls, then
+ * the scheduling primitives that rotate.c (multiplexing), hotplug.c (CPU
+ * contexts across CPU hotplug) and cgroup.c (cgroup switches) use.  The
+ * locking rules are context.c's (its top comment): the primitives run with
+ * IRQs off, on the CPU where the contexts are active, and, unless a
+ * comment below says a function takes them itself, with the locks of the
+ * contexts they touch held.
  */
 #ifndef _KERNEL_EVENTS_CONTEXT_H
 #define _KERNEL_EVENTS_CONTEXT_H
 
 #include "internal.h"
+
+struct perf_event_context *perf_ctx_find_get(struct task_struct *task,
+					     int cpu);
+/*
+ * ctx->mutex held: a task context whose task has been through its perf
+ * exit (inherit.c), which must take no new event (the opener: -ESRCH).
+ */
+bool perf_ctx_is_dead(struct perf_event_context *ctx);
+struct perf_event_context *perf_task_ctx_get(struct task_struct *task);
+void perf_ctx_get(struct perf_event_context *ctx);
+void perf_ctx_put(struct perf_event_context *ctx);
+struct perf_event_pmu_context *
+perf_epc_find_get(struct perf_event_context *ctx, struct perf_event *event);
+struct perf_event_pmu_context *
+perf_epc_find_get_pmu(struct perf_event_context *ctx, struct pmu *pmu, int cpu);
+void perf_epc_put(struct perf_event_pmu_context *epc);
+/* A hardware event joins a software-only group: move it (ctx->mutex held) */
+void perf_group_move(struct perf_event *leader,
+		     struct perf_event_pmu_context *epc);
+
+struct perf_event_context *perf_event_ctx_lock(struct perf_event *event);
+void perf_event_ctx_unlock(struct perf_event *event,
+			   struct perf_event_context *ctx);
+
+/* Attach a new event (leader or sibling) and start it if it can run now. */
+void perf_install_event(struct perf_event_context *ctx,
+			struct perf_event *event, int cpu);
+
+/* perf_remove_event() flags */
+#define DETACH_GROUP	0x01	/* break the group up too */
+#define DETACH_EXIT	0x02	/* the task is exiting: state EXIT */
+#define DETACH_DEAD	0x04	/* the event is being freed: state DEAD */
+#define DETACH_MOVE	0x08	/* put back in the same context right after */
+void perf_remove_event(struct perf_event *event, unsigned int flags);
+
+/* ctx->mutex held by the caller */
+void perf_event_enable_locked(struct perf_event *event);
+void perf_event_disable_locked(struct perf_event *event);
+void perf_event_reset_locked(struct perf_event *event);
+int perf_event_refresh_locked(struct perf_event *event, int refresh);
+int perf_event_period_locked(struct perf_event *event, u64 value);
+
+/* Bring event->count and the times up to date (IPI if active elsewhere). */
+void perf_event_sync(struct perf_event *event, bool group);
+/* Stop and start @event where it runs, so its driver reconfigures it. */
+void perf_event_restart(struct perf_event *event);
+/* The same, on this CPU with the event's ctx->lock held, if it runs here. */
+void perf_event_restart_local(struct perf_event *event);
+void perf_event_times_locked(struct perf_event *event, u64 *enabled,
+			  u64 *running);
+/*
+ * The same without ctx->lock, for perf_event_read_local(), PERF_SAMPLE_READ
+ * and the control page: IRQs off (maybe in NMI), the event's context
+ * active on this CPU or not active at all.
+ */
+void perf_event_times_local(struct perf_event *event, u64 *enabled,
+			    u64 *running);
+
+/* Task hooks used by inherit.c; ctx->mutex held where noted. */
+struct perf_event_context *perf_task_ctx_alloc(struct task_struct *task);
+void perf_ctx_sched_out_all(struct perf_event_context *ctx);
+void perf_enable_on_exec(struct perf_event_context *ctx);
+
+/*
+ * The tick: walk this CPU's active contexts for throttled (if @throttled)
+ * and frequency events, calling perf_event_tick_event() on each.  IRQs off.
+ */
+void perf_ctx_tick(bool throttled);
+/*
+ * Disable @event from IRQ context (its IRQ work).  Return: -1 when done,
+ * or the CPU its context is active on, where the caller must retry.
+ */
+int perf_event_disable_in_irq(struct perf_event *event);
+
+/* A PMU's state on @cpu, at registration (pmu.c). */
+void perf_cpc_init(struct perf_cpu_pmu_context *cpc, struct pmu *pmu, int cpu);
+void perf_context_init(void);
+
+/* --- scheduling primitives --------------------------------------------- */
 
 /* This CPU's state of @pmu. */
 static inline struct perf_cpu_pmu_context *perf_this_cpc(struct pmu *pmu)
@@ -79,9 +159,6 @@ static inline void perf_ctx_unlock_other(struct perf_cpu_context *cpuctx,
 		__release(ctx->lock);
 }
 
-void perf_epc_init(struct perf_event_pmu_context *epc, struct pmu *pmu,
-		   struct perf_event_context *ctx);
-
 /*
  * Take the groups of a sub-context (or of every sub-context of a context)
  * off the PMU, or put them on; @what: EVENT_PINNED, EVENT_FLEXIBLE or both.
@@ -98,8 +175,5 @@ void perf_groups_rotate(struct perf_event_pmu_context *epc);
 /* Take this CPU's active task context off (takes its lock; IRQs off). */
 void perf_task_ctx_deactivate(struct perf_cpu_context *cpuctx,
 			      struct perf_event_context *ctx);
-
-/* rotate.c: arm @cpc's multiplexing timer unless it runs already. */
-void perf_mux_timer_start(struct perf_cpu_pmu_context *cpc);
 
 #endif /* _KERNEL_EVENTS_CONTEXT_H */

@@ -27,6 +27,20 @@
 #include <linux/static_call.h>
 
 #include "internal.h"
+#include "addr_filter.h"
+#include "aux.h"
+#include "bpf.h"
+#include "callchain.h"
+#include "cgroup.h"
+#include "context.h"
+#include "event.h"
+#include "ioctl.h"
+#include "overflow.h"
+#include "pmu.h"
+#include "read.h"
+#include "ring_buffer.h"
+#include "swevent.h"
+#include "tracepoint.h"
 
 static struct kmem_cache *perf_event_cache;
 static atomic64_t perf_event_ids;

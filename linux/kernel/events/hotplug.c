@@ -21,7 +21,10 @@
 #include <linux/smp.h>
 
 #include "internal.h"
+#include "cgroup.h"
 #include "context.h"
+#include "pmu.h"
+#include "swevent.h"
 
 static void cpu_ctx_activate(void *unused)
 {
@@ -32,12 +35,7 @@ static void cpu_ctx_activate(void *unused)
 	if (!ctx->is_active) {
 		perf_ctx_set_timestamp(ctx, perf_clock());
 		ctx->is_active = EVENT_ALL | EVENT_TIME;
-#ifdef CONFIG_CGROUP_PERF
-		if (ctx->nr_cgroups) {
-			cpuctx->cgrp = perf_cgroup_from_task(current, ctx);
-			perf_cgroup_clocks_run(cpuctx->cgrp, true);
-		}
-#endif
+		perf_cgroup_cpu_start(cpuctx);
 		perf_ctx_sched_in(ctx, EVENT_ALL);
 	}
 	cpuctx->online = true;
@@ -55,10 +53,7 @@ static void cpu_ctx_deactivate(void *unused)
 	perf_ctx_update_time(ctx);
 	perf_ctx_sched_out(ctx, EVENT_ALL);
 	ctx->is_active = 0;
-#ifdef CONFIG_CGROUP_PERF
-	perf_cgroup_clocks_run(cpuctx->cgrp, false);
-	cpuctx->cgrp = NULL;
-#endif
+	perf_cgroup_cpu_stop(cpuctx);
 	cpuctx->online = false;
 	raw_spin_unlock(&ctx->lock);
 }

@@ -64,6 +64,7 @@
 #include <linux/slab.h>
 
 #include "internal.h"
+#include "overflow.h"
 
 /* ---------------------------------------------------------------------
  * Slot tables

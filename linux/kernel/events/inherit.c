@@ -16,6 +16,12 @@
 #include <linux/sched/task.h>
 
 #include "internal.h"
+#include "addr_filter.h"
+#include "context.h"
+#include "event.h"
+#include "inherit.h"
+#include "records.h"
+#include "ring_buffer.h"
 
 /* ---------------------------------------------------------------------
  * Fork

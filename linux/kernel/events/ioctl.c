@@ -2,7 +2,8 @@
 /*
  * ioctl(2) on an event fd, and prctl(PR_TASK_PERF_EVENTS_{EN,DIS}ABLE).
  *
- * Every request runs with the event's context mutex held.  ENABLE, DISABLE
+ * Every request runs with the event's context mutex held (SET_FILTER lets
+ * it go while it builds a tracing filter).  ENABLE, DISABLE
  * and RESET act on the event and its inherited copies, or with
  * PERF_IOC_FLAG_GROUP on every member of the event's group and their
  * inherited copies.
@@ -26,6 +27,13 @@
 #include <linux/uaccess.h>
 
 #include "internal.h"
+#include "bpf.h"
+#include "context.h"
+#include "event.h"
+#include "ioctl.h"
+#include "ring_buffer.h"
+#include "syscall.h"
+#include "tracepoint.h"
 
 typedef void (*perf_event_action_t)(struct perf_event *event);
 
@@ -133,7 +141,10 @@ static int perf_modify_breakpoint(struct perf_event *event,
 }
 #endif
 
-/* Only breakpoints can be changed in place, as in mainline. */
+/*
+ * PERF_EVENT_IOC_MODIFY_ATTRIBUTES: only breakpoint events can be changed
+ * in place (their address, length and type); others get -EOPNOTSUPP.
+ */
 static int perf_ioctl_modify(struct perf_event *event,
 			     struct perf_event_attr __user *uattr)
 {

@@ -43,6 +43,14 @@
 #include <linux/task_work.h>
 
 #include "internal.h"
+#include "aux.h"
+#include "bpf.h"
+#include "context.h"
+#include "event.h"
+#include "overflow.h"
+#include "records.h"
+#include "ring_buffer.h"
+#include "sysctl.h"
 
 /*
  * Per CPU: the tick number, which restarts every event's interrupt budget
@@ -66,7 +74,7 @@ static DEFINE_PER_CPU(bool, perf_tick_throttled);
  * may go on.  With @may_throttle false the interrupt is counted but
  * cannot be the one that throttles: a software event that overflows once
  * per occurrence is never throttled (its rate is the rate of what it
- * counts), as in mainline.
+ * counts).
  */
 static int perf_charge_interrupt(struct perf_event *event, bool may_throttle)
 {
@@ -341,7 +349,7 @@ static void perf_pending_irq(struct irq_work *work)
 	rctx = perf_swevent_get_recursion_context();
 
 	if (READ_ONCE(event->pending_disable)) {
-		int cpu = perf_event_disable_here(event);
+		int cpu = perf_event_disable_in_irq(event);
 
 		if (cpu >= 0) {
 			/* the context runs elsewhere now: follow it */

@@ -38,9 +38,9 @@
 #include <linux/topology.h>
 
 #include "internal.h"
-
-/* Multiplexing period of a PMU whose driver did not choose one. */
-#define PERF_PMU_MUX_DEFAULT_MS	4
+#include "context.h"
+#include "pmu.h"
+#include "rotate.h"
 
 /* How many times an event_init() may hand an event on to another type. */
 #define PERF_PMU_MAX_FORWARDS	4
@@ -174,7 +174,7 @@ static void perf_pmu_fill_defaults(struct pmu *pmu)
 	if (!pmu->filter)
 		pmu->filter = perf_pmu_on_every_cpu;
 	if (pmu->hrtimer_interval_ms < 1)
-		pmu->hrtimer_interval_ms = PERF_PMU_MUX_DEFAULT_MS;
+		pmu->hrtimer_interval_ms = PERF_MUX_DEFAULT_MS;
 }
 
 /* ---------------------------------------------------------------------
@@ -346,7 +346,7 @@ static ssize_t perf_event_mux_interval_ms_store(struct device *dev,
 	if (ms != pmu->hrtimer_interval_ms) {
 		WRITE_ONCE(pmu->hrtimer_interval_ms, ms);
 		for_each_possible_cpu(cpu)
-			perf_cpc_set_mux_interval(per_cpu_ptr(pmu->cpu_pmu_context, cpu), ms);
+			perf_mux_set_interval(per_cpu_ptr(pmu->cpu_pmu_context, cpu), ms);
 	}
 	mutex_unlock(&perf_pmu_mux_lock);
 	return count;
@@ -635,7 +635,7 @@ void perf_pmu_unregister(struct pmu *pmu)
 	synchronize_rcu();
 
 	for_each_possible_cpu(cpu)
-		perf_cpc_exit(per_cpu_ptr(pmu->cpu_pmu_context, cpu));
+		perf_mux_timer_stop(per_cpu_ptr(pmu->cpu_pmu_context, cpu));
 	free_percpu(pmu->cpu_pmu_context);
 	pmu->cpu_pmu_context = NULL;
 	free_percpu(pmu->pmu_disable_count);

@@ -28,6 +28,10 @@
 #include <linux/uaccess.h>
 
 #include "internal.h"
+#include "context.h"
+#include "pmu.h"
+#include "read.h"
+#include "sample.h"
 
 /* The words per group member, and the words before the first member. */
 static unsigned int perf_read_member_words(u64 read_format)
@@ -205,11 +209,9 @@ static int perf_read_group_add(struct perf_event *leader, u64 read_format,
 	struct perf_event *sibling;
 	unsigned long flags;
 	u64 *slot = words + 1;	/* words[0] is nr */
-	int err;
+	int err = 0;
 
-	err = perf_event_sync(leader, true);
-	if (err)
-		return err;
+	perf_event_sync(leader, true);
 
 	/* ctx->lock keeps the sibling list still while it is walked. */
 	raw_spin_lock_irqsave(&ctx->lock, flags);

@@ -14,10 +14,10 @@
  * record it takes (enum perf_sb_kind), and perf_sb_listeners[] counts the
  * attached events per kind, so that every hook is a single atomic read
  * while nobody listens.  The lists change under perf_sb_lists_lock (a raw
- * spinlock: attach and detach may come from any context of the core);
- * readers walk them under rcu_read_lock() with preemption off.  Events and
- * task contexts are freed after a grace period, so unlinking at detach is
- * enough.
+ * spinlock, taken by attach and detach in process context under
+ * ctx->mutex); readers walk them under rcu_read_lock() with preemption
+ * off.  Events and task contexts are freed after a grace period, so
+ * unlinking at detach is enough.
  *
  * Delivery
  * --------
@@ -56,6 +56,10 @@
 #include <linux/string.h>
 
 #include "internal.h"
+#include "addr_filter.h"
+#include "context.h"
+#include "read.h"
+#include "records.h"
 
 /* ---------------------------------------------------------------------
  * Who listens
@@ -238,8 +242,8 @@ struct perf_sb_out {
  * the sample_id trailer, and write the header.  False: no room (or no
  * buffer); nothing to finish then.
  */
-static bool perf_sb_open(struct perf_sb_out *out, struct perf_event *event,
-			 u32 type, u16 misc, size_t body)
+static bool perf_sb_reserve(struct perf_sb_out *out, struct perf_event *event,
+			    u32 type, u16 misc, size_t body)
 {
 	struct perf_event_header header;
 	size_t size = sizeof(header) + body;
@@ -257,7 +261,7 @@ static bool perf_sb_open(struct perf_sb_out *out, struct perf_event *event,
 }
 
 /* Append the sample_id trailer and publish the record. */
-static void perf_sb_close(struct perf_sb_out *out, struct perf_event *event)
+static void perf_sb_publish(struct perf_sb_out *out, struct perf_event *event)
 {
 	perf_event__output_id_sample(event, &out->handle, &out->sample);
 	perf_output_end(&out->handle);
@@ -320,10 +324,10 @@ static void perf_sb_write_ids_record(struct perf_event *event, u32 type,
 	struct perf_sb_ids ids = perf_sb_ids_of(event, p);
 	struct perf_sb_out out __uninitialized;
 
-	if (!perf_sb_open(&out, event, type, 0, sizeof(ids)))
+	if (!perf_sb_reserve(&out, event, type, 0, sizeof(ids)))
 		return;
 	perf_output_put(&out.handle, ids);
-	perf_sb_close(&out, event);
+	perf_sb_publish(&out, event);
 }
 
 /* ---------------------------------------------------------------------
@@ -395,8 +399,8 @@ static void perf_sb_write_mmap(struct perf_event *event, void *rec)
 	if (two)
 		body += sizeof(*extra);
 
-	if (!perf_sb_open(&out, event, two ? PERF_RECORD_MMAP2 : PERF_RECORD_MMAP,
-			  misc, body))
+	if (!perf_sb_reserve(&out, event, two ? PERF_RECORD_MMAP2 : PERF_RECORD_MMAP,
+			     misc, body))
 		return;
 	ids = perf_sb_ids_of(event, current);
 	perf_output_put(&out.handle, ids);
@@ -404,7 +408,7 @@ static void perf_sb_write_mmap(struct perf_event *event, void *rec)
 	if (two)
 		perf_output_put(&out.handle, *extra);
 	perf_sb_put_str(&out.handle, m->name, m->name_len);
-	perf_sb_close(&out, event);
+	perf_sb_publish(&out, event);
 }
 
 static u32 perf_sb_vma_prot(const struct vm_area_struct *vma)
@@ -539,12 +543,12 @@ static void perf_sb_write_comm(struct perf_event *event, void *rec)
 	struct perf_sb_ids ids = perf_sb_ids_of(event, c->task);
 	struct perf_sb_out out __uninitialized;
 
-	if (!perf_sb_open(&out, event, PERF_RECORD_COMM, c->misc,
-			  sizeof(ids) + perf_sb_str_size(c->len)))
+	if (!perf_sb_reserve(&out, event, PERF_RECORD_COMM, c->misc,
+			     sizeof(ids) + perf_sb_str_size(c->len)))
 		return;
 	perf_output_put(&out.handle, ids);
 	perf_sb_put_str(&out.handle, c->comm, c->len);
-	perf_sb_close(&out, event);
+	perf_sb_publish(&out, event);
 }
 
 /* Copy @task's name once, then write it to every listener. */
@@ -594,9 +598,9 @@ static void perf_sb_write_task(struct perf_event *event, void *rec)
 	struct perf_sb_task_body body;
 	struct perf_sb_out out __uninitialized;
 
-	if (!perf_sb_open(&out, event,
-			  t->fork ? PERF_RECORD_FORK : PERF_RECORD_EXIT, 0,
-			  sizeof(body)))
+	if (!perf_sb_reserve(&out, event,
+			     t->fork ? PERF_RECORD_FORK : PERF_RECORD_EXIT, 0,
+			     sizeof(body)))
 		return;
 
 	body.pid = perf_sb_nr(event, t->task, PIDTYPE_TGID);
@@ -615,7 +619,7 @@ static void perf_sb_write_task(struct perf_event *event, void *rec)
 	body.time = event->clock();
 
 	perf_output_put(&out.handle, body);
-	perf_sb_close(&out, event);
+	perf_sb_publish(&out, event);
 }
 
 static void perf_sb_task_record(struct task_struct *task, bool fork)
@@ -670,13 +674,13 @@ static void perf_sb_write_namespaces(struct perf_event *event, void *rec)
 	u64 nr = NR_NAMESPACES;
 	struct perf_sb_out out __uninitialized;
 
-	if (!perf_sb_open(&out, event, PERF_RECORD_NAMESPACES, 0,
-			  sizeof(ids) + sizeof(nr) + sizeof(ns->links)))
+	if (!perf_sb_reserve(&out, event, PERF_RECORD_NAMESPACES, 0,
+			     sizeof(ids) + sizeof(nr) + sizeof(ns->links)))
 		return;
 	perf_output_put(&out.handle, ids);
 	perf_output_put(&out.handle, nr);
 	perf_output_put(&out.handle, ns->links);
-	perf_sb_close(&out, event);
+	perf_sb_publish(&out, event);
 }
 
 /* Where each namespace goes in the record; those not built stay 0/0. */
@@ -758,12 +762,12 @@ static void perf_sb_write_cgroup(struct perf_event *event, void *rec)
 	struct perf_sb_cgroup *cg = rec;
 	struct perf_sb_out out __uninitialized;
 
-	if (!perf_sb_open(&out, event, PERF_RECORD_CGROUP, 0,
-			  sizeof(cg->id) + perf_sb_str_size(cg->len)))
+	if (!perf_sb_reserve(&out, event, PERF_RECORD_CGROUP, 0,
+			     sizeof(cg->id) + perf_sb_str_size(cg->len)))
 		return;
 	perf_output_put(&out.handle, cg->id);
 	perf_sb_put_str(&out.handle, cg->path, cg->len);
-	perf_sb_close(&out, event);
+	perf_sb_publish(&out, event);
 }
 
 /**
@@ -816,12 +820,12 @@ static void perf_sb_write_ksymbol(struct perf_event *event, void *rec)
 	struct perf_sb_ksymbol *k = rec;
 	struct perf_sb_out out __uninitialized;
 
-	if (!perf_sb_open(&out, event, PERF_RECORD_KSYMBOL, 0,
-			  sizeof(k->body) + perf_sb_str_size(k->name_len)))
+	if (!perf_sb_reserve(&out, event, PERF_RECORD_KSYMBOL, 0,
+			     sizeof(k->body) + perf_sb_str_size(k->name_len)))
 		return;
 	perf_output_put(&out.handle, k->body);
 	perf_sb_put_str(&out.handle, k->name, k->name_len);
-	perf_sb_close(&out, event);
+	perf_sb_publish(&out, event);
 }
 
 /**
@@ -888,10 +892,10 @@ static void perf_sb_write_bpf(struct perf_event *event, void *rec)
 	struct perf_sb_bpf_body *body = rec;
 	struct perf_sb_out out __uninitialized;
 
-	if (!perf_sb_open(&out, event, PERF_RECORD_BPF_EVENT, 0, sizeof(*body)))
+	if (!perf_sb_reserve(&out, event, PERF_RECORD_BPF_EVENT, 0, sizeof(*body)))
 		return;
 	perf_output_put(&out.handle, *body);
-	perf_sb_close(&out, event);
+	perf_sb_publish(&out, event);
 }
 
 /**
@@ -945,8 +949,8 @@ static void perf_sb_write_text_poke(struct perf_event *event, void *rec)
 	size_t body = ALIGN(used, sizeof(u64));
 	struct perf_sb_out out __uninitialized;
 
-	if (!perf_sb_open(&out, event, PERF_RECORD_TEXT_POKE,
-			  PERF_RECORD_MISC_KERNEL, body))
+	if (!perf_sb_reserve(&out, event, PERF_RECORD_TEXT_POKE,
+			     PERF_RECORD_MISC_KERNEL, body))
 		return;
 	perf_output_put(&out.handle, p->addr);
 	perf_output_put(&out.handle, p->old_len);
@@ -954,7 +958,7 @@ static void perf_sb_write_text_poke(struct perf_event *event, void *rec)
 	perf_output_copy(&out.handle, p->old_bytes, p->old_len);
 	perf_output_copy(&out.handle, p->new_bytes, p->new_len);
 	perf_output_copy(&out.handle, &perf_sb_zeroes, body - used);
-	perf_sb_close(&out, event);
+	perf_sb_publish(&out, event);
 }
 
 /* More than any instruction patch; keeps the record well inside 64 KiB. */
@@ -1007,17 +1011,17 @@ static void perf_sb_write_switch(struct perf_event *event, void *rec)
 
 	/* a task's own events do not learn who ran before or after it */
 	if (event->ctx->task) {
-		if (perf_sb_open(&out, event, PERF_RECORD_SWITCH, s->misc, 0))
-			perf_sb_close(&out, event);
+		if (perf_sb_reserve(&out, event, PERF_RECORD_SWITCH, s->misc, 0))
+			perf_sb_publish(&out, event);
 		return;
 	}
 
 	other = perf_sb_ids_of(event, s->other);
-	if (!perf_sb_open(&out, event, PERF_RECORD_SWITCH_CPU_WIDE, s->misc,
-			  sizeof(other)))
+	if (!perf_sb_reserve(&out, event, PERF_RECORD_SWITCH_CPU_WIDE, s->misc,
+			     sizeof(other)))
 		return;
 	perf_output_put(&out.handle, other);
-	perf_sb_close(&out, event);
+	perf_sb_publish(&out, event);
 }
 
 /**
@@ -1068,12 +1072,12 @@ void perf_log_throttle(struct perf_event *event, int enable)
 	};
 	struct perf_sb_out out __uninitialized;
 
-	if (!perf_sb_open(&out, event,
-			  enable ? PERF_RECORD_UNTHROTTLE : PERF_RECORD_THROTTLE,
-			  0, sizeof(body)))
+	if (!perf_sb_reserve(&out, event,
+			     enable ? PERF_RECORD_UNTHROTTLE : PERF_RECORD_THROTTLE,
+			     0, sizeof(body)))
 		return;
 	perf_output_put(&out.handle, body);
-	perf_sb_close(&out, event);
+	perf_sb_publish(&out, event);
 }
 
 static u64 perf_sb_count_of(struct perf_event *event)
@@ -1158,12 +1162,12 @@ void perf_event_read_record(struct perf_event *child, struct task_struct *task)
 					   leader->nr_siblings);
 	struct perf_sb_out out __uninitialized;
 
-	if (!perf_sb_open(&out, child, PERF_RECORD_READ, 0,
-			  sizeof(ids) + values))
+	if (!perf_sb_reserve(&out, child, PERF_RECORD_READ, 0,
+			     sizeof(ids) + values))
 		return;
 	perf_output_put(&out.handle, ids);
 	perf_sb_put_read_values(&out.handle, child);
-	perf_sb_close(&out, child);
+	perf_sb_publish(&out, child);
 }
 
 /**
@@ -1208,10 +1212,10 @@ void perf_report_aux_output_id(struct perf_event *event, u64 hw_id)
 	struct perf_event *top = event->parent ?: event;
 	struct perf_sb_out out __uninitialized;
 
-	if (!perf_sb_open(&out, top, PERF_RECORD_AUX_OUTPUT_HW_ID, 0,
-			  sizeof(hw_id)))
+	if (!perf_sb_reserve(&out, top, PERF_RECORD_AUX_OUTPUT_HW_ID, 0,
+			     sizeof(hw_id)))
 		return;
 	perf_output_put(&out.handle, hw_id);
-	perf_sb_close(&out, top);
+	perf_sb_publish(&out, top);
 }
 EXPORT_SYMBOL_GPL(perf_report_aux_output_id);

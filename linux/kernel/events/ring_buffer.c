@@ -52,8 +52,11 @@
 #include <linux/vmalloc.h>
 
 #include "internal.h"
-#include "ring_buffer.h"
 #include "aux.h"
+#include "context.h"
+#include "event.h"
+#include "overflow.h"
+#include "ring_buffer.h"
 
 /* --- allocation and references ---------------------------------------- */
 
@@ -96,7 +99,7 @@ static struct perf_buffer *rb_alloc(int nr_pages, unsigned long watermark,
 	int i;
 
 	bytes = struct_size(rb, pages, (size_t)nr_pages + 1);
-	/* as large a page table as mainline accepts, no larger */
+	/* the page table is one physically contiguous allocation at most */
 	if (bytes > (PAGE_SIZE << MAX_PAGE_ORDER))
 		return NULL;
 

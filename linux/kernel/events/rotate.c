@@ -22,6 +22,7 @@
 
 #include "internal.h"
 #include "context.h"
+#include "rotate.h"
 
 static enum hrtimer_restart mux_timer_fn(struct hrtimer *timer)
 {
@@ -100,40 +101,35 @@ void perf_mux_timer_start(struct perf_cpu_pmu_context *cpc)
 }
 
 /**
- * perf_cpc_init - set up a PMU's per-CPU state at registration
- * @cpc: per_cpu_ptr(pmu->cpu_pmu_context, cpu)
- * @pmu: the PMU
- * @cpu: the CPU
+ * perf_mux_timer_init - set up a PMU's multiplexing timer on a CPU
+ * @cpc: the PMU's state on that CPU, at registration
+ * @ms: the multiplexing period in milliseconds (pmu->hrtimer_interval_ms)
  */
-void perf_cpc_init(struct perf_cpu_pmu_context *cpc, struct pmu *pmu, int cpu)
+void perf_mux_timer_init(struct perf_cpu_pmu_context *cpc, unsigned int ms)
 {
-	perf_epc_init(&cpc->epc, pmu, &per_cpu(perf_cpu_context, cpu).ctx);
-	cpc->epc.embedded = 1;
-	INIT_LIST_HEAD(&cpc->sched_cb_entry);
 	raw_spin_lock_init(&cpc->mux_lock);
 	hrtimer_init(&cpc->mux_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
 	cpc->mux_timer.function = mux_timer_fn;
-	perf_cpc_set_mux_interval(cpc, pmu->hrtimer_interval_ms);
+	perf_mux_set_interval(cpc, ms);
 }
 
 /**
- * perf_cpc_exit - a PMU goes away: stop its multiplexing timer on a CPU
- * @cpc: per_cpu_ptr(pmu->cpu_pmu_context, cpu); the PMU has no events left
+ * perf_mux_timer_stop - a PMU goes away: stop its multiplexing timer on a CPU
+ * @cpc: the PMU's state on that CPU; the PMU has no events left
  */
-void perf_cpc_exit(struct perf_cpu_pmu_context *cpc)
+void perf_mux_timer_stop(struct perf_cpu_pmu_context *cpc)
 {
 	hrtimer_cancel(&cpc->mux_timer);
 }
 
 /**
- * perf_cpc_set_mux_interval - the multiplexing period of a PMU on a CPU
- * @cpc: the PMU's per-CPU state
- * @ms: milliseconds; 0 picks the default
+ * perf_mux_set_interval - the multiplexing period of a PMU on a CPU
+ * @cpc: the PMU's state on that CPU
+ * @ms: milliseconds, at least 1 (pmu.c keeps pmu->hrtimer_interval_ms so)
+ *
+ * Taken up the next time the timer is armed.
  */
-void perf_cpc_set_mux_interval(struct perf_cpu_pmu_context *cpc,
-			       unsigned int ms)
+void perf_mux_set_interval(struct perf_cpu_pmu_context *cpc, unsigned int ms)
 {
-	if (!ms)
-		ms = PERF_MUX_DEFAULT_MS;
 	cpc->mux_interval = ms_to_ktime(ms);
 }

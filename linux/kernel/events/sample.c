@@ -49,6 +49,9 @@
 
 #include "internal.h"
 #include "aux.h"
+#include "context.h"
+#include "ring_buffer.h"
+#include "sample.h"
 
 /*
  * Lets a PMU driver offer a snapshot of its branch records to BPF

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* The sample layout (sample.c) and callchains (callchain.c). */
+/* The sample layout and sample_id_all (sample.c). */
 #ifndef _KERNEL_EVENTS_SAMPLE_H
 #define _KERNEL_EVENTS_SAMPLE_H
 
@@ -9,8 +9,6 @@ struct perf_event;
 struct perf_event_header;
 struct perf_output_handle;
 struct perf_sample_data;
-
-/* --- sample.c --------------------------------------------------------- */
 
 /*
  * Recompute event->header_size and ->id_header_size (after read_size):
@@ -29,23 +27,5 @@ void perf_event_calc_header_sizes(struct perf_event *event);
 void perf_event_header__init_id(struct perf_event_header *header,
 				struct perf_sample_data *data,
 				struct perf_event *event);
-
-/* --- callchain.c ------------------------------------------------------ */
-
-/*
- * Event allocation (not installed yet, process context): an event that
- * samples PERF_SAMPLE_CALLCHAIN takes the callchain buffers (sets
- * PERF_ATTACH_CALLCHAIN).  -EOVERFLOW (sample_max_stack too deep) or
- * -ENOMEM.  Event free: give them back.
- */
-int perf_callchain_event_init(struct perf_event *event);
-void perf_callchain_event_free(struct perf_event *event);
-
-/*
- * For perf_event_max_stack_handler(): store a new perf_event_max_stack or
- * perf_event_max_contexts_per_stack, or -EBUSY while buffers sized from
- * the current values are in use.
- */
-int perf_callchain_limit_store(int *limit, int value);
 
 #endif /* _KERNEL_EVENTS_SAMPLE_H */

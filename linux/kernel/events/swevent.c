@@ -26,7 +26,9 @@
  * off; the lists change only there.  perf_sw_event() walks the current
  * CPU's list under RCU with preemption off, IRQs possibly on: an IPI may
  * delete an event meanwhile, and the event is freed only after a grace
- * period.  Software events never fire in NMI context.
+ * period.  perf_sw_event() is not raised from NMI; the software-counted
+ * events of other PMUs (tracepoints, kprobes, kernel breakpoints) may be
+ * counted in NMI, through perf_swevent_event() and its recursion guard.
  */
 
 #include <linux/hardirq.h>
@@ -41,6 +43,8 @@
 #include <asm/irq_regs.h>
 
 #include "internal.h"
+#include "overflow.h"
+#include "swevent.h"
 
 /*
  * Scratch registers for records written from tracepoints and software
@@ -164,7 +168,7 @@ void ___perf_sw_event(u32 event_id, u64 nr, struct pt_regs *regs, u64 addr)
  * @addr: the data address, if any
  *
  * The slow path of perf_sw_event(), taken while the counter has events.
- * Any context but NMI.
+ * Task, softirq or hard IRQ context; not NMI.
  */
 void __perf_sw_event(u32 event_id, u64 nr, struct pt_regs *regs, u64 addr)
 {
@@ -237,7 +241,7 @@ static int perf_swevent_event_init(struct perf_event *event)
 	if (event->attr.type != PERF_TYPE_SOFTWARE)
 		return -ENOENT;
 
-	/* no branch records to offer, whatever the config (mainline's order) */
+	/* no branch records to offer: refused before the config is looked at */
 	if (has_branch_stack(event))
 		return -EOPNOTSUPP;
 

@@ -9,8 +9,8 @@
  * context's mutex, the group rules are applied before the event is
  * installed and its file descriptor published.
  *
- * The errno for each failure follows mainline 6.12, check by check, in this
- * order (the first one that applies wins):
+ * Each failure has its errno, checked in this order (the first one that
+ * applies wins; programs tell the causes apart by it):
  *
  *   what                                                        errno
  *   ----------------------------------------------------------  ----------
@@ -82,6 +82,12 @@
 
 #include "internal.h"
 #include "aux.h"
+#include "context.h"
+#include "event.h"
+#include "read.h"
+#include "ring_buffer.h"
+#include "syscall.h"
+#include "sysctl.h"
 
 #define PERF_OPEN_FLAGS_KNOWN	(PERF_FLAG_FD_NO_GROUP | PERF_FLAG_FD_OUTPUT | \
 				 PERF_FLAG_PID_CGROUP | PERF_FLAG_FD_CLOEXEC)
@@ -255,7 +261,7 @@ struct perf_open_args {
 	struct perf_event	*output;	/* PERF_FLAG_FD_OUTPUT target */
 };
 
-/* The rate and period limits, after the permission checks as in mainline. */
+/* The rate and period limits, checked after the permission checks. */
 static int perf_open_check_rates(struct perf_event_attr *attr)
 {
 	if (attr->freq)
@@ -265,7 +271,7 @@ static int perf_open_check_rates(struct perf_event_attr *attr)
 	return attr->sample_period & BIT_ULL(63) ? -EINVAL : 0;
 }
 
-/* The target task, like mainline: pid 0 is the caller, exiting is fine. */
+/* The target task: pid 0 is the caller; a task that is exiting is fine. */
 static struct task_struct *perf_open_get_task(pid_t pid)
 {
 	struct task_struct *task;
@@ -335,8 +341,8 @@ static bool perf_cpu_arg_ok(struct task_struct *task, int cpu)
 }
 
 /*
- * What mainline's event allocation refuses before it looks for a PMU,
- * checked here so that the step-1 limits come after them.
+ * The target and attr combinations refused before a PMU is looked for;
+ * the limits of the table above come after them.
  */
 static int perf_check_target(struct perf_event_attr *attr,
 			     struct task_struct *task, int cpu)

@@ -32,6 +32,8 @@
 #include <linux/sysctl.h>
 
 #include "internal.h"
+#include "callchain.h"
+#include "sysctl.h"
 
 /* Level 3 (no perf for the unprivileged) where the distribution asks for it. */
 #define PERF_DEFAULT_PARANOIA \
@@ -187,9 +189,9 @@ int perf_cpu_time_max_percent_handler(const struct ctl_table *table, int write,
  * @lenp: its length
  * @ppos: file position
  *
- * The value is parsed into a copy and stored only when valid.  (Once
- * callchains land, a change must also wait for, or be refused while,
- * callchain buffers sized from the old value are in use.)
+ * The value is parsed into a copy and stored only when valid, and only
+ * while no callchain buffers sized from the old value are in use
+ * (-EBUSY otherwise).
  *
  * Return: 0 or an error.
  */

@@ -43,6 +43,9 @@
 #include <linux/uaccess.h>
 
 #include "internal.h"
+#include "addr_filter.h"
+#include "overflow.h"
+#include "tracepoint.h"
 
 static struct pmu perf_tracepoint_pmu;
 #ifdef CONFIG_KPROBE_EVENTS
@@ -478,9 +481,10 @@ EXPORT_SYMBOL_GPL(perf_trace_run_bpf_submit);
  * (perf_addr_filters_set()).
  *
  * Context: event->ctx->mutex held (perf_event_ctx_lock()); it is dropped
- * and taken again around building a tracing filter, since the tracing
- * code's event_mutex must not nest inside it.  The caller's context
- * reference keeps the context alive meanwhile.
+ * and taken again around building a tracing filter, which belongs to the
+ * trace event and not to the context (the tracing code's event_mutex may
+ * nest inside ctx->mutex: event_init takes it at fork).  The caller's
+ * context reference keeps the context alive meanwhile.
  *
  * Return: 0; -EFAULT or -ENOMEM copying the string; the tracing code's
  * error for a bad expression; perf_addr_filters_set()'s errors; -EINVAL

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Overflow of sampling events, throttling and wake-ups (overflow.c). */
+#ifndef _KERNEL_EVENTS_OVERFLOW_H
+#define _KERNEL_EVENTS_OVERFLOW_H
+
+#include <linux/perf_event.h>
+
+#include "records.h"
+
+/*
+ * Count @nr occurrences of a software-counted event (software, tracepoint,
+ * breakpoint PMUs) and, for a sampling event, run the overflow path for
+ * every period that ran out.  Preemption off, any context (NMI too, for a
+ * tracepoint or kernel breakpoint hit there); the caller holds the swevent
+ * recursion context (or cannot recurse).
+ */
+void perf_swevent_event(struct perf_event *event, u64 nr,
+			struct perf_sample_data *data, struct pt_regs *regs);
+/* Wake @event's readers from any context (NMI too), through IRQ work. */
+void perf_event_queue_wakeup(struct perf_event *event);
+/* Event set-up and tear-down of the overflow state (event.c) */
+void perf_overflow_init_event(struct perf_event *event);
+void perf_overflow_free_event(struct perf_event *event);
+/* The tick's work on one event (context.c's perf_ctx_tick() calls it). */
+void perf_event_tick_event(struct perf_event *event);
+
+/* hw.interrupts of a throttled event */
+#define PERF_THROTTLED		(~0ULL)
+
+/*
+ * @event goes on a PMU again (context.c, before pmu->add()): a throttle
+ * ends there, so that the event does not run, and overflow, while still
+ * marked throttled.  UNTHROTTLE is written as at a tick.
+ */
+static inline void perf_throttle_sched_in(struct perf_event *event)
+{
+	if (unlikely(event->hw.interrupts == PERF_THROTTLED)) {
+		event->hw.interrupts = 0;
+		perf_log_throttle(event, 1);
+	}
+}
+
+#endif /* _KERNEL_EVENTS_OVERFLOW_H */
