@@ -38,13 +38,18 @@ frags=("$src/kernel/configs/tiny-base.config" "$src/kernel/configs/tiny.config")
 [ "$arch" = x86_64 ] && frags+=("$src/arch/x86/configs/tiny.config")
 frags+=("$top/configs/common.config" "$top/configs/$arch.config")
 [ -n "$variant" ] && frags+=("$top/configs/$variant.config")
+# Options only our tree has (configs/ours-VARIANT.config): mainline's
+# Kconfig does not know them.
+ours_frag=
+[ "$tree" = ours ] && [ -n "$variant" ] && [ -f "$top/configs/ours-$variant.config" ] &&
+	ours_frag=$top/configs/ours-$variant.config && frags+=("$ours_frag")
 cat "${frags[@]}" > "$src/harness.config.new"
 if ! cmp -s "$src/harness.config.new" "$src/harness.config" || [ ! -f "$src/.config" ]; then
 	mv "$src/harness.config.new" "$src/harness.config"
 	"${kmake[@]}" KCONFIG_ALLCONFIG=harness.config allnoconfig >/dev/null
 	python3 "$top/scripts/check-config.py" "$src/.config" \
 		"$top/configs/common.config" "$top/configs/$arch.config" \
-		${variant:+"$top/configs/$variant.config"} || {
+		${variant:+"$top/configs/$variant.config"} ${ours_frag:+"$ours_frag"} || {
 		rm -f "$src/harness.config"; exit 1; }
 else
 	rm -f "$src/harness.config.new"
