@@ -3,9 +3,9 @@
 ARCH ?= x86_64
 KSRC ?=
 
-.PHONY: all deps build build-core test-core bench-core compat-core build-mainline run run-mainline test test-mainline \
-	bench bench-mainline abi compat compat-mainline patch install fuzz diffcheck clean \
-	distclean help
+.PHONY: all deps build build-mainline run run-mainline test test-mainline \
+	bench bench-mainline abi compat compat-mainline patch patch-check docs \
+	install fuzz diffcheck clean distclean help
 
 all: help
 
@@ -38,26 +38,11 @@ test: deps
 	scripts/fuzz.sh || rc=1; \
 	scripts/diff-check.sh || rc=1; exit $$rc
 
-# Our own perf core, work in progress (the "core" tree, see tree.py): the
-# same suites, compared with mainline.  Not part of make test until it
-# passes everything mainline passes.  CORE_ARCHES narrows the guests.
-test-core: deps
-	python3 scripts/tree.py pristine build/pristine
-	RESULTS=$(CURDIR)/out/test-core ARCHES="$(or $(CORE_ARCHES),x86_64 arm64 arm64-icount x86_64-debug)" \
-		scripts/run-tests.sh mainline core
-
-build-core: deps
-	scripts/build-kernel.sh core $(ARCH)
-
 test-mainline: deps
 	RESULTS=$(CURDIR)/out/test-mainline scripts/run-tests.sh mainline
 
 bench: deps
 	scripts/bench.sh mainline ours
-
-# The same benchmarks with our work-in-progress core as the "ours" column.
-bench-core: deps
-	BENCH_OUT=$(CURDIR)/out/bench-core scripts/bench.sh mainline core
 
 bench-mainline: deps
 	BENCH_OUT=$(CURDIR)/out/bench-mainline scripts/bench.sh mainline
@@ -80,14 +65,21 @@ diffcheck: deps
 compat: deps
 	scripts/compat.sh $(COMPAT_ARCHES)
 
-compat-core: deps
-	scripts/compat.sh --tree core $(COMPAT_ARCHES)
-
 compat-mainline: deps
 	scripts/compat.sh --tree mainline $(COMPAT_ARCHES)
 
 patch: deps
 	scripts/make-patch.sh
+
+# The series patch by patch: x86_64 tinyconfig build and checkpatch --strict
+# after each (scripts/patch-check.sh).
+patch-check: deps
+	scripts/patch-check.sh
+
+# The kernel documentation in linux/Documentation/ (scripts/docs-check.sh).
+docs:
+	python3 scripts/tree.py pristine build/pristine
+	scripts/docs-check.sh
 
 install:
 	@test -n "$(KSRC)" || { echo "usage: make install KSRC=/path/to/linux-6.12"; exit 2; }

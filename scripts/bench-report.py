@@ -97,7 +97,7 @@ def fmt(v):
 def main():
     outdir = sys.argv[1]
     given = sys.argv[2:] or ["mainline", "ours"]
-    trees = ["ours" if t == "core" else t for t in given]
+    trees = list(given)
     data, order, failed = {}, [], []
     for tree in given:
         for path in sorted(glob.glob(os.path.join(outdir, "logs", tree + "-*-*.log"))):
@@ -113,9 +113,7 @@ def main():
                 failed.append("%s-%s boot %d (rc=%s)" % (tree, arch, rep, rc))
                 for e in errors:
                     failed.append("  " + e)
-            # the work-in-progress core (make bench-core) is our column
-            label = "ours" if tree == "core" else tree
-            data.setdefault(label, {}).setdefault(arch, {})[rep] = vals
+            data.setdefault(tree, {}).setdefault(arch, {})[rep] = vals
             for k in ordr:
                 if (arch, k) not in order:
                     order.append((arch, k))

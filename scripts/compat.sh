@@ -1,5 +1,5 @@
 #!/bin/bash
-# compat.sh [--tree ours|mainline|core] [ARCH...]   (ARCH: x86_64 arm64, default both)
+# compat.sh [--tree ours|mainline] [ARCH...]   (ARCH: x86_64 arm64, default both)
 # Compiles, against the tree's perf headers, every C file outside our patch
 # that includes them (directly or through other headers) and that a wide
 # config builds: defconfig + configs/compat-ARCH.config (KVM, every PMU
@@ -10,8 +10,7 @@
 # in tree.py) or provides.  Each is compiled as a kbuild single target
 # (`make -k path/foo.o`), so with the flags the real build uses.
 # Trees: build/compat/TREE-ARCH (hard links into build/pristine, in-tree
-# build); logs: out/compat/ARCH.log (mainline: mainline-ARCH.log, core:
-# core-ARCH.log, the tree with our work-in-progress core) and a
+# build); logs: out/compat/ARCH.log (mainline: mainline-ARCH.log) and a
 # status line per file in out/compat/*.files.  Prints
 # "compat ARCH: N files compiled, N failed" with the first error of each
 # failure and any warning located in the perf headers; exits 1 on either.
@@ -26,10 +25,10 @@ while [ $# -gt 0 ]; do
 	--tree) tree=${2:-}; shift 2 ;;
 	--tree=*) tree=${1#--tree=}; shift ;;
 	x86_64|arm64) arches+=("$1"); shift ;;
-	*) echo "usage: compat.sh [--tree ours|mainline|core] [x86_64] [arm64]" >&2; exit 2 ;;
+	*) echo "usage: compat.sh [--tree ours|mainline] [x86_64] [arm64]" >&2; exit 2 ;;
 	esac
 done
-case $tree in ours|mainline|core) ;; *) echo "compat.sh: unknown tree '$tree'" >&2; exit 2 ;; esac
+case $tree in ours|mainline) ;; *) echo "compat.sh: unknown tree '$tree'" >&2; exit 2 ;; esac
 [ ${#arches[@]} -gt 0 ] || arches=(x86_64 arm64)
 jobs=${JOBS:-2}
 limit=${COMPAT_LIMIT:-0}
@@ -60,12 +59,7 @@ for _marker, victims in tree.REPLACES:
 for k in sorted(tree.KEEP):
     print("+" + k)
 EOF
-	# the core tree also provides our kernel/events and perf_event.h
-	if [ "$tree" = core ]; then
-		CORE=ours python3 "$top/scripts/tree.py" files | awk '{print $2}'
-	else
-		python3 "$top/scripts/tree.py" files | awk '{print $2}'
-	fi
+	python3 "$top/scripts/tree.py" files | awk '{print $2}'
 }
 
 # candidates SRC SRCARCH DRYRUN EXCLUDES: print "target.o file.c" for each C

@@ -1,18 +1,20 @@
 #!/bin/bash
-# core-compile.sh [ARCH] OBJ...: compile single objects of the "core" tree
-# (our own kernel/events and include/linux/perf_event.h, see tree.py) without
-# building the kernel: e.g. scripts/core-compile.sh x86_64 kernel/events/pmu.o
-# For work in progress; full builds go through build-kernel.sh core ARCH.
+# compile.sh [ARCH] OBJ...: compile single objects of our tree without
+# building the kernel, e.g. scripts/compile.sh x86_64 kernel/events/pmu.o
+# (W=1).  The tree is build/src/compile-ARCH, apart from build-kernel.sh's,
+# with the plain guest kernel's config (tinyconfig + configs/common.config +
+# configs/ARCH.config); the first call configures it (1-3 min).  Full
+# builds: make build [ARCH=arm64].
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 arch=x86_64
 case ${1:-} in x86_64|arm64) arch=$1; shift ;; esac
-src=$top/build/src/core-$arch
+src=$top/build/src/compile-$arch
 case $arch in
 x86_64) karch=x86_64; cross= ;;
 arm64) karch=arm64; cross=aarch64-linux-gnu- ;;
 esac
-python3 "$top/scripts/tree.py" prepare core "$src" >/dev/null
+python3 "$top/scripts/tree.py" prepare ours "$src" >/dev/null
 export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache} CCACHE_BASEDIR=$top/build/src CCACHE_NOHASHDIR=1
 kmake=(make -C "$src" -s ARCH=$karch CROSS_COMPILE=$cross "CC=ccache ${cross}gcc" "HOSTCC=ccache gcc" -j2 W=1)
 if [ ! -f "$src/.config" ]; then

@@ -2,11 +2,22 @@
 # make-patch.sh: write our patch as a git format-patch series against the
 # base tree (Debian's linux-source-6.12) into out/patches/, then check that
 # `git am` applies it to a pristine git tree of the full source and that the
-# result is our tree.
+# result is our tree.  scripts/patch-check.sh (make patch-check) then builds
+# the kernel after each patch and runs checkpatch on each.
 #
-# The series, one commit per concern, in this order (a commit is left out
-# while linux/ has nothing for it):
-#   uapi header, kernel header, core, arm64 driver, selftests, docs, edits.
+# The series, one commit per group, in this order (a commit is left out
+# while it would change nothing):
+#   uapi       include/uapi/linux/perf_event.h
+#   core       include/linux/perf_event.h and kernel/events/ (one commit:
+#              the new header does not build with mainline's core.c, nor
+#              the new core with mainline's header)
+#   arm64      arch/arm64/ and drivers/perf/arm_pmuv3.c
+#   selftests  tools/testing/selftests/perf_events/
+#   docs       Documentation/
+#   tail       every edit not named after a group
+# An edit (edits/*.patch) named GROUP-*.patch (edits/core-kconfig.patch,
+# edits/docs-toctree.patch) goes into GROUP's commit with the files it
+# touches; the others go into the last commit.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 pristine=$top/build/pristine
@@ -15,12 +26,17 @@ work=$top/build/patch/work
 out=$top/out/patches
 python3 "$top/scripts/tree.py" pristine "$pristine"
 
-gitq() { git -c user.name=harness -c user.email=harness@localhost \
+# The series' author and Signed-off-by: this repository's git identity
+# (PATCH_AUTHOR="Name <email>" overrides it), else "harness".
+author=${PATCH_AUTHOR:-$(git -C "$top" config user.name 2>/dev/null || true) <$(git -C "$top" config user.email 2>/dev/null || true)>}
+author_name=${author% <*} author_email=${author##*<} author_email=${author_email%>}
+[ -n "$author_name" ] && [ -n "$author_email" ] || author_name=harness author_email=harness@localhost
+gitq() { git -c user.name="$author_name" -c user.email="$author_email" \
 	-c core.autocrlf=false -c gc.auto=0 "$@"; }
 
 stamp=$(cat "$pristine/.harness-pristine")
 if [ "$(cat "$base/.git/harness-stamp" 2>/dev/null)" != "$stamp" ]; then
-	echo "make-patch.sh: committing the pristine tree (once; a minute or two)"
+	echo "make-patch.sh: committing the pristine tree (once; a few minutes)"
 	rm -rf "$base"
 	mkdir -p "$base"
 	tar xf "$(ls /usr/src/linux-source-6.12.tar.* | head -n 1)" -C "$base" --strip-components=1
@@ -35,25 +51,145 @@ rm -rf "$work" "$out"
 gitq clone -q --shared "$base" "$work"
 mkdir -p "$out"
 
-# files: path patterns of each commit; messages below.
+# GROUP|path prefixes of the files it takes.
 series=(
 	"uapi|include/uapi/linux/perf_event.h"
-	"header|include/linux/perf_event.h"
-	"core|kernel/events/"
+	"core|include/linux/perf_event.h kernel/events/"
 	"arm64|arch/arm64/ drivers/perf/arm_pmuv3.c"
 	"selftests|tools/testing/selftests/perf_events/"
 	"docs|Documentation/"
-	"edits|"
+	"tail|"
 )
+groups=" uapi core arm64 selftests docs "
+
+# The commit messages: subject, blank line, body wrapped at 72 columns.
+# $1: the group; $2: the files of the commit, one a line.
+tested='Tested with the test harness'"'"'s `make test` on x86_64 and arm64 QEMU
+guests, each kernel built plain and with KASAN, lockdep, UBSAN and
+kmemleak: the perf_events selftests of this series, mainline'"'"'s
+perf_events selftests, perf stat/record/report sessions and `perf test`,
+then perf_fuzz and a call-by-call comparison of syscall results with the
+unmodified kernel.  Every test that passes on the unmodified kernel
+passes with this series, and no kernel report (WARN, BUG, lockdep,
+KASAN, UBSAN, kmemleak) shows.'
 msg() {
 	case $1 in
-	uapi) printf 'perf: uapi: perf_event.h written anew\n\nThe userspace ABI of perf_event_open(2), value for value and layout for\nlayout the same as mainline'"'"'s, with our own comments.\n' ;;
-	header) printf 'perf: include/linux/perf_event.h written anew\n\nThe in-kernel interface of perf events for PMU drivers and the rest of\nthe kernel, source-compatible with mainline'"'"'s.\n' ;;
-	core) printf 'perf: a new perf_event core in kernel/events/\n\nReplaces kernel/events/ except uprobes.c.\n' ;;
-	arm64) printf 'arm64: perf: a new PMUv3 driver\n\nReplaces drivers/perf/arm_pmuv3.c.\n' ;;
-	selftests) printf 'selftests/perf_events: new tests of the perf_event_open ABI\n\nReplaces the directory'"'"'s tests with ours.\n' ;;
-	docs) printf 'Documentation: perf_event core\n' ;;
-	edits) printf 'perf: MAINTAINERS, Kconfig and Makefile edits for the new core\n' ;;
+	uapi) cat <<EOF
+perf: Rewrite include/uapi/linux/perf_event.h
+
+Replace the userspace ABI header of perf_event_open(2) with a text
+written anew, to go with the new perf_event core later in this series.
+The ABI does not change: every name, value, structure size and layout
+and bit field is that of the header it replaces.  A check in our test
+harness compiles both headers and compares what they define (510 names,
+15555 values: sizes, offsets, constants and bit positions) and finds
+no difference.  Mainline's perf_event.h, kernel/events/ and drivers
+build on it unchanged, so this patch stands on its own.
+
+$tested
+EOF
+	;;
+	core) cat <<EOF
+perf: Rewrite the perf_event core and include/linux/perf_event.h
+
+Replace kernel/events/ (all but uprobes.c, which stays as it is) and
+the in-kernel interface include/linux/perf_event.h with a perf_event
+core written from scratch.  The two go in one patch: the new header
+does not build with mainline's core.c, nor the new core with mainline's
+header.
+
+The core keeps the perf_event_open(2) ABI and the interface PMU drivers
+and the rest of the kernel use: every file outside kernel/events/ that
+includes the perf headers in wide x86_64 and arm64 configurations (all
+PMU drivers, KVM, tracing, BPF) compiles on it unchanged, and the arm64
+PMUv3 driver runs on it in QEMU.  core.c is split into one file per
+concern; the comment at the top of kernel/events/internal.h lists what
+each file owns, and context.c's states the locking rules.  aux_test.c
+adds, for debug kernels only, a software PMU that writes into the AUX
+area, registered only while its enable parameter is 1, so that the AUX
+code can be tested on machines without a hardware tracer.  The KUnit
+test hw_breakpoint_test.c is not carried over.
+
+Differences from mainline a program can see: a CPU-wide event whose
+CPU goes offline counts again when the CPU comes back (mainline leaves
+it stopped); an aux_output member whose leader was closed stays in
+error even when enabled again; inherited copies of a tracing event get
+no event->prog (the program still runs at every hit of the trace
+event); address filters follow mmap and exec of the event's own task
+only, not of other threads sharing its address space.
+
+$tested
+EOF
+	;;
+	arm64) cat <<EOF
+arm64: perf: A new PMUv3 driver
+
+Replace drivers/perf/arm_pmuv3.c with a PMUv3 driver written for the
+new perf_event core.
+
+$tested
+EOF
+	;;
+	selftests) cat <<EOF
+selftests/perf_events: Tests of the perf_event_open(2) ABI
+
+Replace the directory's tests (mmap, remove_on_exec, sigtrap_threads,
+watermark_signal) with kselftest programs that check what
+perf_event_open(2) promises: attr checks and errnos, counting, groups
+and multiplexing, software events, inheritance, ioctls, read formats,
+permissions, CPU hotplug, cgroup events, the ring buffer, sampling,
+side-band records, the AUX area (with the aux_test PMU of debug
+kernels), callchains, races and robustness (faults found while
+writing the new core), and conformance with mainline's behaviour.
+fuzz/ adds perf_fuzz, a seeded fuzzer of the perf calls, and
+mkrepro.sh, which turns its log into a reproducer.
+
+The tests pass on the unmodified kernel too, except those that need
+the aux_test PMU, which skip there.
+
+$tested
+EOF
+	;;
+	docs) cat <<EOF
+Documentation: perf: Document the perf_event core
+
+Add Documentation/perf/core/: the design of the perf_event core, its
+locking rules, how to write a PMU driver for it, the perf sysctls and
+permissions for administrators, and the userspace ABI with the
+differences from the previous core.
+EOF
+	;;
+	tail)
+		if [ "$(printf '%s\n' "$2" | sort -u)" = MAINTAINERS ]; then
+			local added
+			added=$(gitq -C "$work" diff --cached -- MAINTAINERS |
+				sed -n 's/^+\(F:\)[[:space:]]*/  \1 /p')
+			if [ -n "$added" ]; then
+				cat <<EOF
+MAINTAINERS: Add the new perf_event files to PERFORMANCE EVENTS
+
+Cover the files this series adds that the PERFORMANCE EVENTS SUBSYSTEM
+entry's patterns do not match yet:
+
+$added
+EOF
+			else
+				cat <<EOF
+MAINTAINERS: Update the PERFORMANCE EVENTS SUBSYSTEM entry
+
+Update the entry for the files of the new perf_event core.
+EOF
+			fi
+		else
+			cat <<EOF
+perf: Build and maintainer file updates for the new core
+
+Update the files outside the perf_event core that refer to its files:
+
+$(printf '%s\n' "$2" | sed 's/^/  /')
+EOF
+		fi
+	;;
 	esac
 }
 
@@ -65,8 +201,21 @@ belongs() { # PATH GROUP-PATTERNS
 	done
 	return 1
 }
-edited=$(for e in "$top"/edits/*.patch; do [ -e "$e" ] || continue; sed -n "s|^+++ b/||p" "$e" | cut -f1; done | sort -u)
+# "GROUP PATH" for every file an edit touches; GROUP is the edit's file
+# name prefix, or "tail".
+edited=$(for e in "$top"/edits/*.patch; do
+	[ -e "$e" ] || continue
+	name=$(basename "$e") g=${name%%-*}
+	case $groups in *" $g "*) [ "$g" != "$name" ] || g=tail ;; *) g=tail ;; esac
+	sed -n "s|^+++ b/||p" "$e" | cut -f1 | sed "s|^|$g |"
+done | sort -u)
+edit_group() { # PATH: the group of the first edit that touches it, if any
+	local g
+	g=$(awk -v p="$1" '$2 == p { print $1; exit }' <<<"$edited")
+	[ -n "$g" ] && echo "$g"
+}
 stage=$(mktemp -d)
+trap 'rm -rf "$stage"' EXIT
 # The desired content of every changed file, in a staging tree.
 PRISTINE=$pristine python3 - "$stage" "$top" <<'PY'
 import os, shutil, sys
@@ -81,15 +230,15 @@ for rel, src in files.items():
 shutil.rmtree(tmp)
 PY
 n=0
+long=0
 for entry in "${series[@]}"; do
 	group=${entry%%|*} pats=${entry#*|}
-	any=0
+	paths=
 	for line in "${changes[@]}"; do
 		kind=${line%% *} path=${line#* }
-		if [ "$group" = edits ]; then
-			grep -qx "$path" <<<"$edited" || continue
+		if g=$(edit_group "$path"); then
+			[ "$g" = "$group" ] || continue
 		else
-			grep -qx "$path" <<<"$edited" && continue
 			belongs "$path" "$pats" || continue
 		fi
 		if [ "$kind" = D ]; then
@@ -99,13 +248,17 @@ for entry in "${series[@]}"; do
 			cp "$stage/$path" "$work/$path"
 			gitq -C "$work" add -f "$path"
 		fi
-		any=1
+		paths+=$path$'\n'
 	done
-	[ $any = 1 ] || continue
+	[ -n "$paths" ] || continue
 	n=$((n + 1))
-	msg "$group" | gitq -C "$work" commit -q -s -F -
+	msg "$group" "${paths%$'\n'}" > "$stage/.msg"
+	if awk 'length > 72 { bad = 1 } END { exit !bad }' "$stage/.msg"; then
+		echo "make-patch.sh: the $group commit message has lines over 72 columns" >&2
+		long=1
+	fi
+	gitq -C "$work" commit -q -s -F "$stage/.msg"
 done
-rm -rf "$stage"
 if [ $n = 0 ]; then
 	echo "make-patch.sh: linux/ and edits/ change nothing; no series"
 	exit 0
@@ -125,3 +278,4 @@ else
 	echo "make-patch.sh: git am result differs from our tree" >&2
 	exit 1
 fi
+[ $long = 0 ] || exit 1

@@ -1,5 +1,5 @@
 #!/bin/bash
-# run-tests.sh TREE...: build the kernels of the given trees (ours, core, mainline),
+# run-tests.sh TREE...: build the kernels of the given trees (ours, mainline),
 # boot each in QEMU with its suites, two guests at a time, and summarise.
 #
 # The guest runs (name, plan, icount):
@@ -66,9 +66,7 @@ export -f guest
 export top res
 printf '%s\n' "${runs[@]}" | xargs -P "${GUESTS:-2}" -I{} bash -c 'guest {}'
 echo "run-tests.sh: all guests done after $(( $(date +%s) - start ))s"
-if printf '%s\n' "${trees[@]}" | grep -qx core; then
-	SUMMARY_OURS=core python3 "$top/scripts/summary.py" --require-ours "$res"
-elif printf '%s\n' "${trees[@]}" | grep -qx ours; then
+if printf '%s\n' "${trees[@]}" | grep -qx ours; then
 	python3 "$top/scripts/summary.py" --require-ours "$res"
 else
 	python3 "$top/scripts/summary.py" "$res"

@@ -16,8 +16,8 @@ import os
 import re
 import sys
 
-# The tree compared with mainline: "ours", or "core" (make test-core).
-OURS = os.environ.get("SUMMARY_OURS", "ours")
+# The tree compared with mainline.
+OURS = "ours"
 
 TAP = re.compile(r"^(not )?ok \d+ (.*?)(?:\s+#\s*(SKIP|TODO)\b(.*))?$")
 PERFTEST = re.compile(r"^\s*(\d+(?:\.\d+)?): (.*?)\s*: (Ok|FAILED!|Skip.*)\s*$")

@@ -3,8 +3,6 @@
 
   tree.py pristine DIR          unpack Debian's linux-source-6.12 into DIR
   tree.py prepare ours DIR      make DIR = pristine - replaced files + linux/ + edits/
-  tree.py prepare core DIR      the same as ours (the name stays for make
-                                test-core and core-compile.sh)
   tree.py prepare mainline DIR  make DIR = pristine
   tree.py files                 list the paths our patch adds, replaces or edits
   tree.py install KSRC          lay our patch over an existing 6.12 tree
@@ -18,6 +16,7 @@ import glob
 import hashlib
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -27,9 +26,6 @@ LINUX = os.path.join(ROOT, "linux")
 EDITS = os.path.join(ROOT, "edits")
 TARBALL_GLOB = "/usr/src/linux-source-6.12.tar.*"
 MANIFEST = ".harness-manifest"
-# install and files: our core is part of the patch; CORE=mainline leaves it
-# out (mainline's kernel/events and include/linux/perf_event.h stay).
-WITH_CORE = os.environ.get("CORE", "ours") == "ours"
 
 # Mainline paths our patch replaces as a whole, once linux/ provides the
 # replacement named on the left.  Paths on the right are removed from our
@@ -43,16 +39,6 @@ REPLACES = [
     ("arch/arm64/kernel/perf_event.c", ["drivers/perf/arm_pmuv3.c"]),
 ]
 KEEP = {"kernel/events/uprobes.c"}
-
-# Our own perf core was written in steps; while it did not yet pass every
-# suite that mainline's passes, only the "core" tree took the paths below
-# from linux/.  Since core step 2 it does, and "ours" takes them too.
-CORE_PATHS = ("kernel/events", "include/linux/perf_event.h")
-
-
-def is_core_path(rel):
-    rel = os.path.normpath(rel)
-    return any(rel == p or rel.startswith(p + "/") for p in CORE_PATHS)
 
 
 def die(msg):
@@ -71,11 +57,10 @@ def walk_files(base, rel):
     return out
 
 
-def our_files(with_core):
+def our_files():
     if not os.path.isdir(LINUX):
         return []
-    return sorted(rel for rel in walk_files(LINUX, ".")
-                  if with_core or not is_core_path(rel))
+    return sorted(walk_files(LINUX, "."))
 
 
 def edit_patches():
@@ -154,17 +139,17 @@ def apply_edit(patch, stage):
     die("edit %s does not apply:\n%s" % (os.path.basename(patch), r.stdout))
 
 
-def desired_state(pristine, with_core=WITH_CORE):
-    """Return (files: rel -> source path, removed: set of rel)."""
+def desired_state(pristine):
+    """Return (files: rel -> source path, removed: set of rel, stage: a
+    temporary directory holding the edited files, for the caller to remove).
+    """
     files = {}
     removed = set()
-    ours = our_files(with_core)
+    ours = our_files()
     for rel in ours:
         files[rel] = os.path.join(LINUX, rel)
     for marker, victims in REPLACES:
         if not os.path.exists(os.path.join(LINUX, marker)):
-            continue
-        if is_core_path(marker) and not with_core:
             continue
         for v in victims:
             if not os.path.exists(os.path.join(pristine, v)):
@@ -206,8 +191,8 @@ def cmd_prepare(which, dest, pristine):
         os.rename(tmp, dest)
     if which == "mainline":
         files, removed, stage = {}, set(), None
-    elif which in ("ours", "core"):
-        files, removed, stage = desired_state(pristine, with_core=True)
+    elif which == "ours":
+        files, removed, stage = desired_state(pristine)
     else:
         die("unknown tree %s" % which)
     manifest = os.path.join(dest, MANIFEST)
@@ -241,6 +226,7 @@ def cmd_prepare(which, dest, pristine):
 
 
 def main():
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # tree.py files | head
     args = sys.argv[1:]
     pristine = os.environ.get("PRISTINE", os.path.join(ROOT, "build", "pristine"))
     if args[:1] == ["pristine"] and len(args) == 2:
@@ -252,7 +238,7 @@ def main():
         if not os.path.exists(os.path.join(ksrc, "kernel", "events")) and \
                 not os.path.exists(os.path.join(ksrc, "Makefile")):
             die("%s does not look like a kernel tree" % ksrc)
-        files, removed, stage = desired_state(ksrc, WITH_CORE)
+        files, removed, stage = desired_state(ksrc)
         n = 0
         for rel in sorted(removed):
             os.unlink(os.path.join(ksrc, rel))
@@ -262,7 +248,7 @@ def main():
         shutil.rmtree(stage)
         print("tree.py: %d file(s) of %s changed" % (n, ksrc))
     elif args[:1] == ["files"]:
-        files, removed, stage = desired_state(pristine, WITH_CORE)
+        files, removed, stage = desired_state(pristine)
         shutil.rmtree(stage)
         for rel in sorted(files):
             print("M" if os.path.exists(os.path.join(pristine, rel)) else "A", rel)

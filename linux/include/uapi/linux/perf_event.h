@@ -19,7 +19,8 @@
 
 /* ====================================================================
  * 1. Choosing what to count: perf_event_attr.type and .config
- * ==================================================================== */
+ * ====================================================================
+ */
 
 /* Values of attr.type below PERF_TYPE_MAX; dynamic PMUs get larger ones. */
 enum perf_type_id {
@@ -112,7 +113,8 @@ enum perf_sw_ids {
 
 /* ====================================================================
  * 2. What a sample contains: attr.sample_type, attr.read_format
- * ==================================================================== */
+ * ====================================================================
+ */
 
 /*
  * attr.sample_type bits.  Each one adds a field to PERF_RECORD_SAMPLE (see
@@ -324,7 +326,8 @@ enum {
 
 /* ====================================================================
  * 3. The attribute block passed to perf_event_open(2)
- * ==================================================================== */
+ * ====================================================================
+ */
 
 /*
  * attr.size as passed by programs built against each revision of the
@@ -443,7 +446,8 @@ struct perf_event_attr {
 
 /* ====================================================================
  * 4. Flags of the system call and ioctl()s on an event fd
- * ==================================================================== */
+ * ====================================================================
+ */
 
 /* The flags argument of perf_event_open(2). */
 #define PERF_FLAG_FD_NO_GROUP	(1UL << 0)	/* ignore group_fd for grouping */
@@ -482,7 +486,8 @@ enum perf_event_ioc_flags {
 
 /* ====================================================================
  * 5. The first page of the mmap()ed ring buffer
- * ==================================================================== */
+ * ====================================================================
+ */
 
 /*
  * The kernel fills this page for the event's owner.  The fields from lock
@@ -561,7 +566,8 @@ struct perf_event_mmap_page {
 
 /* ====================================================================
  * 6. Records in the data area
- * ==================================================================== */
+ * ====================================================================
+ */
 
 /* Every record starts with this; size counts the header too. */
 struct perf_event_header {
@@ -647,7 +653,8 @@ enum perf_event_type {
 	PERF_RECORD_EXIT		= 4,
 
 	/* Sampling stopped / restarted by the rate limit:
-	 * u64 time, id, stream_id; sample_id */
+	 * u64 time, id, stream_id; sample_id
+	 */
 	PERF_RECORD_THROTTLE		= 5,
 	PERF_RECORD_UNTHROTTLE		= 6,
 
@@ -692,7 +699,8 @@ enum perf_event_type {
 	PERF_RECORD_MMAP2		= 10,
 
 	/* Data reached the AUX area: u64 aux_offset, aux_size, flags
-	 * (PERF_AUX_FLAG_*); sample_id */
+	 * (PERF_AUX_FLAG_*); sample_id
+	 */
 	PERF_RECORD_AUX			= 11,
 
 	/* AUX tracing began for a task: u32 pid, tid; sample_id */
@@ -706,20 +714,24 @@ enum perf_event_type {
 
 	/* Per-CPU variant naming the other task (the one coming in when
 	 * switching out, the one going out when switching in):
-	 * u32 next_prev_pid, next_prev_tid; sample_id */
+	 * u32 next_prev_pid, next_prev_tid; sample_id
+	 */
 	PERF_RECORD_SWITCH_CPU_WIDE	= 15,
 
 	/* u32 pid, tid; u64 nr_namespaces;
-	 * struct perf_ns_link_info [nr_namespaces]; sample_id */
+	 * struct perf_ns_link_info [nr_namespaces]; sample_id
+	 */
 	PERF_RECORD_NAMESPACES		= 16,
 
 	/* A kernel symbol appeared, or went (KSYMBOL_FLAGS_UNREGISTER):
-	 * u64 addr; u32 len; u16 ksym_type, flags; char name[]; sample_id */
+	 * u64 addr; u32 len; u16 ksym_type, flags; char name[]; sample_id
+	 */
 	PERF_RECORD_KSYMBOL		= 17,
 
 	/* A BPF program was loaded or unloaded:
 	 * u16 type (enum perf_bpf_event_type), flags; u32 id;
-	 * u8 tag[BPF_TAG_SIZE]; sample_id */
+	 * u8 tag[BPF_TAG_SIZE]; sample_id
+	 */
 	PERF_RECORD_BPF_EVENT		= 18,
 
 	/* A cgroup's id and path: u64 id; char path[]; sample_id */
@@ -727,11 +739,13 @@ enum perf_event_type {
 
 	/* Kernel code at addr was rewritten; bytes holds old_len old
 	 * bytes then new_len new ones:
-	 * u64 addr; u16 old_len, new_len; u8 bytes[]; sample_id */
+	 * u64 addr; u16 old_len, new_len; u8 bytes[]; sample_id
+	 */
 	PERF_RECORD_TEXT_POKE		= 20,
 
 	/* Hardware id that tags this event's aux_output data in the AUX
-	 * area: u64 hw_id; sample_id */
+	 * area: u64 hw_id; sample_id
+	 */
 	PERF_RECORD_AUX_OUTPUT_HW_ID	= 21,
 
 	PERF_RECORD_MAX
@@ -769,7 +783,8 @@ enum perf_bpf_event_type {
 
 /* ====================================================================
  * 7. Contents of sample fields
- * ==================================================================== */
+ * ====================================================================
+ */
 
 /* Callchain limits: frames by default, context markers per chain. */
 #define PERF_MAX_STACK_DEPTH		127

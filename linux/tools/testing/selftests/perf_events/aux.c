@@ -495,9 +495,9 @@ TEST_F(writer, unmap_under_a_running_event)
 /*
  * A process that maps @fd's AUX area (@len bytes at @off) once a byte on
  * @go arrives, writes its errno (0: mapped) to @result and keeps the
- * mapping until @done's write end (the caller's) is closed.  The mappings come from two processes so
- * that the two mmap() calls run side by side: one mm's mmap() calls are
- * serialised by its mmap_lock.
+ * mapping until @done's write end (the caller's) is closed.  The
+ * mappings come from two processes so that the two mmap() calls run side
+ * by side: one mm's mmap() calls are serialised by its mmap_lock.
  */
 static pid_t aux_mapper(int fd, size_t off, size_t len, int go, int result,
 			int done[2])
