@@ -61,7 +61,7 @@ void perf_event_restart(struct perf_event *event);
 /* The same, on this CPU with the event's ctx->lock held, if it runs here. */
 void perf_event_restart_local(struct perf_event *event);
 void perf_event_times_locked(struct perf_event *event, u64 *enabled,
-			  u64 *running);
+			     u64 *running);
 /*
  * The same without ctx->lock, for perf_event_read_local(), PERF_SAMPLE_READ
  * and the control page: IRQs off (maybe in NMI), the event's context

@@ -372,7 +372,7 @@ TEST(branch_stack_on_software_events_eopnotsupp)
 	struct perf_event_attr attr;
 	unsigned int i;
 
-	for (i = 0; i < sizeof(configs) / sizeof(configs[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(configs); i++) {
 		task_clock_attr(&attr, sizeof(attr), sizeof(attr));
 		attr.config = configs[i];
 		attr.exclude_kernel = 1;

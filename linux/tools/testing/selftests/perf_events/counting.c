@@ -317,9 +317,9 @@ TEST(task_events_bound_to_cpus)
 		EXPECT_LT(v[i][2], v[i][1]);	/* enabled, not running, elsewhere */
 	}
 	sum = v[1][0] + v[2][0];
-	EXPECT_LE(sum, v[0][0] + v[0][0] / 20) TH_LOG("%llu + %llu vs %llu",
-		(unsigned long long)v[1][0], (unsigned long long)v[2][0],
-		(unsigned long long)v[0][0]);
+	EXPECT_LE(sum, v[0][0] + v[0][0] / 20)
+		TH_LOG("%llu + %llu vs %llu", (unsigned long long)v[1][0],
+		       (unsigned long long)v[2][0], (unsigned long long)v[0][0]);
 }
 
 /*

@@ -93,7 +93,7 @@ static void gen_kprobe(struct worker *w, struct gattr *g)
 	if (chance(w, 3))
 		a->config = rnd_edge(w);
 	if (r < 82) {
-		i = rnd(w, sizeof(kprobe_syms) / sizeof(kprobe_syms[0]));
+		i = rnd(w, ARRAY_SIZE(kprobe_syms));
 		a->kprobe_func = (uintptr_t)kprobe_syms[i];
 		if (w->log) {
 			snprintf(g->c1, sizeof(g->c1), "(uintptr_t)\"%s\"",
@@ -123,7 +123,7 @@ static void gen_uprobe(struct worker *w, struct gattr *g)
 		a->uprobe_path = PICK(w, ((__u64[]){ 0, 1, 0xdead0000 }));
 		return;
 	}
-	i = rnd(w, sizeof(uprobe_paths) / sizeof(uprobe_paths[0]));
+	i = rnd(w, ARRAY_SIZE(uprobe_paths));
 	a->uprobe_path = (uintptr_t)uprobe_paths[i];
 	if (w->log)
 		snprintf(g->c1, sizeof(g->c1), "(uintptr_t)\"%s\"", uprobe_paths[i]);
@@ -448,13 +448,13 @@ static void gen_sampling_wild(struct worker *w, struct perf_event_attr *a)
 		a->aux_watermark = chance(w, 70) ? 4096U << rnd(w, 8) :
 			(__u32)rnd_edge(w);
 	if (chance(w, 8))
-		a->sample_max_stack = PICK(w, ((__u16[]){ 0, 1, 8, 127, 128,
-							   1000, 0xffff }));
+		a->sample_max_stack =
+			PICK(w, ((__u16[]){ 0, 1, 8, 127, 128, 1000, 0xffff }));
 	if (chance(w, 1))
 		a->__reserved_2 = 1 + rnd(w, 0xfffe);
 	if (chance(w, 6)) {
-		a->aux_sample_size = PICK(w, ((__u32[]){ 0, 8, 4096, 65536,
-							  1 << 20, ~0U }));
+		a->aux_sample_size =
+			PICK(w, ((__u32[]){ 0, 8, 4096, 65536, 1 << 20, ~0U }));
 		if (chance(w, 60))
 			a->sample_type |= PERF_SAMPLE_AUX;
 	}

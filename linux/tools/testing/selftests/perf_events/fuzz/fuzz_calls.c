@@ -220,16 +220,17 @@ static void op_ioctl(struct worker *w)
 				   fd.t, len, c);
 				lg_end(w);
 			}
-			CALL(w, K_SET_FILTER, fz_ioctl_longstr(fd.v,
-					PERF_EVENT_IOC_SET_FILTER, len, c));
+			CALL(w, K_SET_FILTER,
+			     fz_ioctl_longstr(fd.v, PERF_EVENT_IOC_SET_FILTER,
+					      len, c));
 		} else if (chance(w, 4)) {
 			if (w->log) {
 				lg(w, "fz_ioctl_ptr(%s, PERF_EVENT_IOC_SET_FILTER, 1);",
 				   fd.t);
 				lg_end(w);
 			}
-			CALL(w, K_SET_FILTER, fz_ioctl_ptr(fd.v,
-					PERF_EVENT_IOC_SET_FILTER, 1));
+			CALL(w, K_SET_FILTER,
+			     fz_ioctl_ptr(fd.v, PERF_EVENT_IOC_SET_FILTER, 1));
 		} else {
 			gen_filter(w, filter, sizeof(filter));
 			if (w->log) {
@@ -238,8 +239,9 @@ static void op_ioctl(struct worker *w)
 				lg(w, ");");
 				lg_end(w);
 			}
-			CALL(w, K_SET_FILTER, fz_ioctl_str(fd.v,
-					PERF_EVENT_IOC_SET_FILTER, filter));
+			CALL(w, K_SET_FILTER,
+			     fz_ioctl_str(fd.v, PERF_EVENT_IOC_SET_FILTER,
+					  filter));
 		}
 	} else if (r < 62) {
 		which = chance(w, 90) ? 0 : 1 + rnd(w, 2);
@@ -279,8 +281,8 @@ static void op_ioctl(struct worker *w)
 				   fd.t);
 				lg_end(w);
 			}
-			CALL(w, K_QUERY_BPF, fz_ioctl_ptr(fd.v,
-					PERF_EVENT_IOC_QUERY_BPF, 1));
+			CALL(w, K_QUERY_BPF,
+			     fz_ioctl_ptr(fd.v, PERF_EVENT_IOC_QUERY_BPF, 1));
 		} else {
 			if (w->log) {
 				lg(w, "fz_ioctl_query(%s, %u);", fd.t, n);
@@ -730,7 +732,7 @@ static const struct {
 	{ op_cgroup, 5, OPT_NONE },
 };
 
-#define NR_OPS	((int)(sizeof(ops) / sizeof(ops[0])))
+#define NR_OPS	((int)ARRAY_SIZE(ops))
 
 static int op_weight(int i)
 {

@@ -48,6 +48,10 @@
 #include <linux/hw_breakpoint.h>
 #include <linux/perf_event.h>
 
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(arr) (sizeof(arr) / sizeof((arr)[0]))
+#endif
+
 #define FZ_FDS		64	/* perf fds per worker */
 #define FZ_MAPS		16	/* mappings per worker */
 #define FZ_KIDS		4	/* child processes per worker */
@@ -177,7 +181,7 @@ static inline void fz_signals_init(void)
 	sa.sa_sigaction = fz_on_signal;
 	sa.sa_flags = SA_SIGINFO | SA_RESTART;
 	sigemptyset(&sa.sa_mask);
-	for (i = 0; i < sizeof(counted) / sizeof(counted[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(counted); i++)
 		sigaction(counted[i], &sa, NULL);
 	for (i = SIGRTMIN; i <= (unsigned int)SIGRTMIN + 4; i++)
 		sigaction(i, &sa, NULL);

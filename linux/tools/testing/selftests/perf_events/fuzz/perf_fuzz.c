@@ -354,7 +354,7 @@ static void discover_hot(const char *tracing)
 	unsigned int i;
 	FILE *f;
 
-	for (i = 0; i < sizeof(hot_tracepoints) / sizeof(hot_tracepoints[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(hot_tracepoints); i++) {
 		snprintf(path, sizeof(path), "%s/%s/id", tracing, hot_tracepoints[i]);
 		f = fopen(path, "r");
 		if (!f)
@@ -476,7 +476,7 @@ static void save_file(const char *path)
 	int fd = open(path, O_RDONLY);
 	ssize_t n;
 
-	if (fd < 0 || nsaved >= (int)(sizeof(saved) / sizeof(saved[0])))
+	if (fd < 0 || nsaved >= (int)ARRAY_SIZE(saved))
 		goto out;
 	n = read(fd, s->val, sizeof(s->val) - 1);
 	if (n > 0) {
@@ -582,7 +582,7 @@ const char *errno_name(int e)
 	};
 	unsigned int i;
 
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(names); i++)
 		if (names[i].e == e)
 			return names[i].n;
 	snprintf(buf, sizeof(buf), "E%d", e);
@@ -668,24 +668,24 @@ static void on_alarm(int sig)
 static void usage(void)
 {
 	fprintf(stderr,
-"usage: perf_fuzz [options]\n"
-"  --seed N       PRNG seed (default 1); worker i draws from (N, i)\n"
-"  --ops N        calls in all, split over the workers (default 10000)\n"
-"  --seconds N    stop after N seconds whatever is left (default 300)\n"
-"  --procs N      worker processes (default 2)\n"
-"  --threads N    worker threads, all in one more process (default 2)\n"
-"  --only K       run worker K alone (same sequence as in a full run)\n"
-"  --unpriv       as root: perf_event_paranoid=-1, workers as uid 1000\n"
-"  --no-hotplug   no CPU offline/online\n"
-"  --no-sysctl    no writes to perf sysctls\n"
-"  --steady       as root: perf_event_max_sample_rate fixed at 2000 (the\n"
-"                 kernel does not lower it by itself), for comparing the\n"
-"                 results of two kernels call by call\n"
-"  --log FILE     every call as a line of C, before it is made ('-': stdout)\n"
-"  --log-results  and after it, what it returned, as a comment\n"
-"  --dry-run      make no system call at all: print the log only\n"
-"  --progress N   a progress line every N seconds (default 10)\n"
-"  --quiet        no per-call breakdown at the end\n");
+		"usage: perf_fuzz [options]\n"
+		"  --seed N       PRNG seed (default 1); worker i draws from (N, i)\n"
+		"  --ops N        calls in all, split over the workers (default 10000)\n"
+		"  --seconds N    stop after N seconds whatever is left (default 300)\n"
+		"  --procs N      worker processes (default 2)\n"
+		"  --threads N    worker threads, all in one more process (default 2)\n"
+		"  --only K       run worker K alone (same sequence as in a full run)\n"
+		"  --unpriv       as root: perf_event_paranoid=-1, workers as uid 1000\n"
+		"  --no-hotplug   no CPU offline/online\n"
+		"  --no-sysctl    no writes to perf sysctls\n"
+		"  --steady       as root: perf_event_max_sample_rate fixed at 2000 (the\n"
+		"                 kernel does not lower it by itself), for comparing the\n"
+		"                 results of two kernels call by call\n"
+		"  --log FILE     every call as a line of C, before it is made ('-': stdout)\n"
+		"  --log-results  and after it, what it returned, as a comment\n"
+		"  --dry-run      make no system call at all: print the log only\n"
+		"  --progress N   a progress line every N seconds (default 10)\n"
+		"  --quiet        no per-call breakdown at the end\n");
 	exit(2);
 }
 
