@@ -38,11 +38,10 @@ frags=("$src/kernel/configs/tiny-base.config" "$src/kernel/configs/tiny.config")
 [ "$arch" = x86_64 ] && frags+=("$src/arch/x86/configs/tiny.config")
 frags+=("$top/configs/common.config" "$top/configs/$arch.config")
 [ -n "$variant" ] && frags+=("$top/configs/$variant.config")
-# Options only our tree has (configs/ours-VARIANT.config): mainline's
-# Kconfig does not know them.
+# Options only our tree has (configs/ours.config): mainline's Kconfig does
+# not know them.
 ours_frag=
-[ "$tree" = ours ] && [ -n "$variant" ] && [ -f "$top/configs/ours-$variant.config" ] &&
-	ours_frag=$top/configs/ours-$variant.config && frags+=("$ours_frag")
+[ "$tree" = ours ] && ours_frag=$top/configs/ours.config && frags+=("$ours_frag")
 cat "${frags[@]}" > "$src/harness.config.new"
 if ! cmp -s "$src/harness.config.new" "$src/harness.config" || [ ! -f "$src/.config" ]; then
 	mv "$src/harness.config.new" "$src/harness.config"
