@@ -1002,7 +1002,7 @@ struct ctx_call {
 static void ctx_call_ipi(void *data)
 {
 	struct ctx_call *call = data;
-	struct perf_event_context *ctx = call->ctx;
+	struct perf_event_context *ctx = call->ctx, *tctx;
 	struct perf_cpu_context *cpuctx = this_cpu_ptr(&perf_cpu_context);
 
 	if (ctx->task) {
@@ -1018,8 +1018,14 @@ static void ctx_call_ipi(void *data)
 	} else if (ctx->cpu != smp_processor_id()) {
 		return;
 	}
+	/*
+	 * Both contexts of this CPU, whichever @ctx is: @func may reschedule
+	 * a PMU (pmu_resched_locked()), which takes the running task's
+	 * groups off and on as well as the CPU's.
+	 */
+	tctx = cpuctx->task_ctx;
 	raw_spin_lock(&cpuctx->ctx.lock);
-	perf_ctx_lock_other(cpuctx, ctx);
+	perf_ctx_lock_other(cpuctx, tctx);
 	perf_ctx_update_time(ctx);
 	call->func(cpuctx, ctx, call->info);
 	/* a task context without events does not stay active */
@@ -1031,7 +1037,7 @@ static void ctx_call_ipi(void *data)
 		ctx->is_active = 0;
 		cpuctx->task_ctx = NULL;
 	}
-	perf_ctx_unlock_other(cpuctx, ctx);
+	perf_ctx_unlock_other(cpuctx, tctx);
 	raw_spin_unlock(&cpuctx->ctx.lock);
 	call->done = 1;
 }
