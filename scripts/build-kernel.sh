@@ -22,13 +22,8 @@ esac
 python3 "$top/scripts/tree.py" pristine "$top/build/pristine"
 python3 "$top/scripts/tree.py" prepare "$tree" "$src"
 
-export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache}
-export CCACHE_BASEDIR=$top/build/src
-export CCACHE_NOHASHDIR=1
-export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-10G}
-export CCACHE_SLOPPINESS=time_macros,include_file_mtime,include_file_ctime
-export KBUILD_BUILD_TIMESTAMP="Thu Jan  1 00:00:00 UTC 2026"
-export KBUILD_BUILD_USER=harness KBUILD_BUILD_HOST=harness
+. "$top/scripts/kbuild-env.sh"
+kbuild_env "$top/build/src"
 kmake=(make -C "$src" -s ARCH=$karch CROSS_COMPILE=$cross "CC=ccache ${cross}gcc" "HOSTCC=ccache gcc" -j"$jobs")
 
 # The configuration: tinyconfig's fragments, then ours.  Rebuilt only when a

@@ -48,13 +48,8 @@ gitq -C "$src" checkout -q --detach base
 gitq -C "$src" reset -q --hard base
 gitq -C "$src" clean -q -fdx
 
-export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache}
-export CCACHE_BASEDIR=$top/build/patch
-export CCACHE_NOHASHDIR=1
-export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-10G}
-export CCACHE_SLOPPINESS=time_macros,include_file_mtime,include_file_ctime
-export KBUILD_BUILD_TIMESTAMP="Thu Jan  1 00:00:00 UTC 2026"
-export KBUILD_BUILD_USER=harness KBUILD_BUILD_HOST=harness
+. "$top/scripts/kbuild-env.sh"
+kbuild_env "$top/build/patch"
 kmake=(nice -n 10 make -C "$src" O="$obj" -s ARCH=x86_64 "CC=ccache gcc" "HOSTCC=ccache gcc")
 need=(PERF_EVENTS BUG PRINTK ${PATCH_CHECK_OPTIONS:-})
 
