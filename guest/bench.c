@@ -814,6 +814,7 @@ static uint64_t read_count(int fd)
 
 /* pairs of windows per round; loop iterations (2 instructions) a window */
 #define PMU_PAIRS 16
+#define PMU_COUNTERS 6		/* event counters of the arm64 guest */
 #define PMU_WINDOW (50 * 1000 * 1000)
 
 struct pmu_window {
@@ -864,10 +865,75 @@ static double pmu_cleanest(struct pmu_window *sampled,
 	return n ? (ks - kp) / n : 0;
 }
 
+/*
+ * The cost of one overflow sample with @extra counting events active
+ * beside the sampler and the pinned kernel-instruction counter: 0 for the
+ * plain rows, PMU_COUNTERS - 2 for the .6counters row, where every event
+ * counter of the arm64 guest is busy and the handler has the most to look
+ * at.
+ */
+static void bench_pmu_overflow(int extra)
+{
+	double cost_ns[REPS], cost_counted[REPS], nsamp[REPS];
+	int extra_fd[PMU_COUNTERS];
+	int fd;
+
+	for (int rep = 0; rep <= REPS; rep++) {
+		struct pmu_window plain[PMU_PAIRS], sampled[PMU_PAIRS];
+		struct pmu_window plain_k[PMU_PAIRS], sampled_k[PMU_PAIRS];
+		double total = 0;
+		struct ring r;
+		int kfd;
+
+		kfd = open_kernel_insns();
+		if (kfd < 0)
+			die("kernel instructions");
+		for (int i = 0; i < extra; i++) {
+			extra_fd[i] = open_hw_insns(-1, 0, 1);
+			if (extra_fd[i] < 0)
+				die("counting event %d", i);
+		}
+		fd = open_hw_insns(-1, 10000, 0);
+		if (fd < 0)
+			die("sampling instructions");
+		ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+		ring_map(&r, fd, 512 * 1024);
+		insn_loop(PMU_WINDOW);
+		for (int i = 0; i < PMU_PAIRS; i++) {
+			uint64_t s = 0, l = 0;
+
+			pmu_window(kfd, &plain[i], &plain_k[i]);
+			ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+			pmu_window(kfd, &sampled[i], &sampled_k[i]);
+			ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+			ring_drain(&r, &s, &l, NULL);
+			sampled[i].samples = sampled_k[i].samples = s;
+			total += s;
+		}
+		ring_unmap(&r);
+		close(fd);
+		close(kfd);
+		for (int i = 0; i < extra; i++)
+			close(extra_fd[i]);
+		if (rep == 0)
+			continue;
+		cost_ns[rep - 1] = pmu_cleanest(sampled, plain);
+		cost_counted[rep - 1] = pmu_cleanest(sampled_k, plain_k);
+		nsamp[rep - 1] = total;
+	}
+	if (extra) {
+		report("pmu.overflow.per_sample.6counters", "ns", cost_ns, REPS);
+		return;
+	}
+	report("pmu.overflow.per_sample", "ns", cost_ns, REPS);
+	report("pmu.overflow.per_sample.counted", "kernel-insns",
+	       cost_counted, REPS);
+	report("pmu.overflow.samples", "samples", nsamp, REPS);
+}
+
 static void bench_pmu(void)
 {
 	const uint64_t iters = 25 * 1000 * 1000;
-	double cost_ns[REPS], cost_counted[REPS], nsamp[REPS];
 	double err_max[REPS], err_mean[REPS];
 	uint64_t v[3], truth;
 	int fd, fds[12];
@@ -896,8 +962,7 @@ static void bench_pmu(void)
 	 * counts every instruction the samples add, the driver's and the
 	 * core's; a pinned counter of kernel instructions (the .counted row)
 	 * sees only what runs while the PMU counts, i.e. IRQ entry and exit,
-	 * not the handler, which armv8pmu_handle_irq() runs with the PMU
-	 * stopped.
+	 * not the handler, which the PMUv3 driver runs with the PMU stopped.
 	 *
 	 * QEMU raises the overflow interrupt late and seldom under -icount
 	 * (about once a tick), so a window's samples are few and much of its
@@ -912,46 +977,8 @@ static void bench_pmu(void)
 	 * moved by +-4%: a tick's own work varies by some hundred
 	 * instructions).
 	 */
-	for (int rep = 0; rep <= REPS; rep++) {
-		struct pmu_window plain[PMU_PAIRS], sampled[PMU_PAIRS];
-		struct pmu_window plain_k[PMU_PAIRS], sampled_k[PMU_PAIRS];
-		double total = 0;
-		struct ring r;
-		int kfd;
-
-		kfd = open_kernel_insns();
-		if (kfd < 0)
-			die("kernel instructions");
-		fd = open_hw_insns(-1, 10000, 0);
-		if (fd < 0)
-			die("sampling instructions");
-		ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
-		ring_map(&r, fd, 512 * 1024);
-		insn_loop(PMU_WINDOW);
-		for (int i = 0; i < PMU_PAIRS; i++) {
-			uint64_t s = 0, l = 0;
-
-			pmu_window(kfd, &plain[i], &plain_k[i]);
-			ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
-			pmu_window(kfd, &sampled[i], &sampled_k[i]);
-			ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
-			ring_drain(&r, &s, &l, NULL);
-			sampled[i].samples = sampled_k[i].samples = s;
-			total += s;
-		}
-		ring_unmap(&r);
-		close(fd);
-		close(kfd);
-		if (rep == 0)
-			continue;
-		cost_ns[rep - 1] = pmu_cleanest(sampled, plain);
-		cost_counted[rep - 1] = pmu_cleanest(sampled_k, plain_k);
-		nsamp[rep - 1] = total;
-	}
-	report("pmu.overflow.per_sample", "ns", cost_ns, REPS);
-	report("pmu.overflow.per_sample.counted", "kernel-insns",
-	       cost_counted, REPS);
-	report("pmu.overflow.samples", "samples", nsamp, REPS);
+	bench_pmu_overflow(0);
+	bench_pmu_overflow(PMU_COUNTERS - 2);
 
 	for (int rep = 0; rep <= REPS; rep++) {
 		double emax = 0, esum = 0;

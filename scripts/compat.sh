@@ -14,6 +14,8 @@
 # status line per file in out/compat/*.files.  Prints
 # "compat ARCH: N files compiled, N failed" with the first error of each
 # failure and any warning located in the perf headers; exits 1 on either.
+# On arm64 it also compiles mainline's drivers/perf/arm_pmuv3.c, which our
+# tree replaces, against our core.
 #   JOBS=N          compiles at once (default 2)
 #   COMPAT_LIMIT=N  compile only N of the files, spread over the list
 set -euo pipefail
@@ -320,5 +322,21 @@ for arch in "${arches[@]}"; do
 	echo "  $nconf of the $((n - nfail)) compiled include a perf header (gcc's dependency lists); $nwarn warning(s) in the perf headers; $((secs / 60)) min $((secs % 60)) s; log ${log#"$top"/}"
 	sed '$d' <<< "$rep"
 	[ "$nfail" -eq 0 ] && [ "$nwarn" -eq 0 ] || status=1
+
+	# Our tree replaces mainline's PMUv3 driver; mainline's must still
+	# build against our core: compile it as an external module object.
+	if [ "$tree" = ours ] && [ "$arch" = arm64 ]; then
+		ext=$work/mainline-arm_pmuv3
+		rm -rf "$ext" && mkdir -p "$ext"
+		cp "$top/build/pristine/drivers/perf/arm_pmuv3.c" "$ext/"
+		echo 'obj-m := arm_pmuv3.o' > "$ext/Kbuild"
+		if "${kmake[@]}" M="$ext" W=1 arm_pmuv3.o > "$ext/log" 2>&1 &&
+		   [ -f "$ext/arm_pmuv3.o" ]; then
+			echo "  mainline's drivers/perf/arm_pmuv3.c compiles against our core ($(grep -c 'warning:' "$ext/log") warnings with W=1)"
+		else
+			echo "  FAIL mainline's drivers/perf/arm_pmuv3.c against our core: $(grep -m 1 'error' "$ext/log")"
+			status=1
+		fi
+	fi
 done
 exit $status

@@ -6,8 +6,10 @@
 # they do not cut into the tests' output; the whole log is dumped at the end.
 # Environment: SMP (2), MEM (2G), ICOUNT (1: -icount shift=0; exact: with
 # sleep=off as well, so that idle time is skipped deterministically),
-# TIMEOUT (s), INITRD (another initramfs), TCG_THREAD (single: one host
-# thread for all vCPUs; the fuzzer needs it, see scripts/fuzz.sh).
+# TIMEOUT (s), INITRD (another initramfs), CPU (arm64: QEMU's -cpu, default
+# max; cortex-a57 has a PMUv3 without 64-bit counters), TCG_THREAD
+# (single: one host thread for all vCPUs; the fuzzer needs it, see
+# scripts/fuzz.sh).
 # A guest that does not power off by itself within TIMEOUT is killed; the
 # exit status is then 124.
 set -uo pipefail
@@ -31,7 +33,7 @@ x86_64)
 	      -kernel "$top/build/out/$name/bzImage")
 	append="console=ttyS0 $append" ;;
 arm64)
-	qemu=(qemu-system-aarch64 -M virt,gic-version=3 -cpu max,pauth-impdef=on
+	qemu=(qemu-system-aarch64 -M virt,gic-version=3 -cpu "${CPU:-max,pauth-impdef=on}"
 	      -smp "$smp" -kernel "$top/build/out/$name/Image")
 	append="console=ttyAMA0 $append" ;;
 esac
