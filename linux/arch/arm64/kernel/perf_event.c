@@ -296,9 +296,15 @@ static void pmuv3_start(struct arm_pmu *cpu_pmu)
 	write_pmcr(read_pmcr() | ARMV8_PMU_PMCR_E);
 }
 
+/*
+ * EL0 access closes with the PMU: when the next enable finds no counter
+ * in use (the task that had them left, say) it does not run pmuv3_start(),
+ * and the next task must not read what the counters hold.
+ */
 static void pmuv3_stop(struct arm_pmu *cpu_pmu)
 {
 	write_pmcr(read_pmcr() & ~ARMV8_PMU_PMCR_E);
+	pmuv3_set_userenr(0);
 	isb();
 }
 
