@@ -36,6 +36,7 @@
 #include <linux/cpumask.h>
 #include <linux/irq_work.h>
 #include <linux/kvm_host.h>
+#include <linux/nmi.h>
 #include <linux/of.h>
 #include <linux/perf/arm_pmu.h>
 #include <linux/perf/arm_pmuv3.h>
@@ -342,11 +343,28 @@ static struct perf_event *pmuv3_overflowed_event(struct pmu_hw_events *cpuc,
 	return event && pmuv3_event_is_chained(event) ? event : NULL;
 }
 
+/*
+ * An event's counter overflowed: take its count, load the next period and,
+ * if a whole period has run out, give the core its sample.
+ */
+static void pmuv3_period_ended(struct arm_pmu *cpu_pmu,
+			       struct perf_event *event, struct pt_regs *regs)
+{
+	u64 elapsed = event->hw.last_period;	/* before the reload */
+	struct perf_sample_data data;
+
+	armpmu_event_update(event);
+	if (!armpmu_event_set_period(event))
+		return;		/* overflowed early: no whole period yet */
+	perf_sample_data_init(&data, 0, elapsed);
+	if (perf_event_overflow(event, &data, regs))
+		cpu_pmu->disable(event);	/* throttled, or out of refreshes */
+}
+
 static irqreturn_t pmuv3_handle_irq(struct arm_pmu *cpu_pmu)
 {
 	struct pmu_hw_events *cpuc = this_cpu_ptr(cpu_pmu->hw_events);
 	struct pt_regs *regs = get_irq_regs();
-	struct perf_sample_data data;
 	unsigned long overflowed;
 	u64 pmcr;
 	int bit;
@@ -368,20 +386,9 @@ static irqreturn_t pmuv3_handle_irq(struct arm_pmu *cpu_pmu)
 
 	for_each_set_bit(bit, &overflowed, ARMPMU_MAX_HWEVENTS) {
 		struct perf_event *event = pmuv3_overflowed_event(cpuc, bit);
-		struct hw_perf_event *hwc;
 
-		if (!event)
-			continue;
-		hwc = &event->hw;
-		if (hwc->state & PERF_HES_STOPPED)
-			continue;
-
-		armpmu_event_update(event);
-		perf_sample_data_init(&data, 0, hwc->last_period);
-		if (!armpmu_event_set_period(event))
-			continue;
-		if (perf_event_overflow(event, &data, regs))
-			cpu_pmu->disable(event);
+		if (event && !(event->hw.state & PERF_HES_STOPPED))
+			pmuv3_period_ended(cpu_pmu, event, regs);
 	}
 
 	/*
@@ -549,34 +556,42 @@ static bool pmuv3_implements(struct arm_pmu *cpu_pmu, unsigned int number)
 	return false;
 }
 
-/* perf's generic events as architected common events; 0: none. */
+/*
+ * perf's generic events as architected common events, in the Arm ARM's
+ * order; 0: none.
+ */
 static const u16 pmuv3_generic_events[PERF_COUNT_HW_MAX] = {
-	[PERF_COUNT_HW_CPU_CYCLES]		= ARMV8_PMUV3_PERFCTR_CPU_CYCLES,
-	[PERF_COUNT_HW_INSTRUCTIONS]		= ARMV8_PMUV3_PERFCTR_INST_RETIRED,
-	[PERF_COUNT_HW_CACHE_REFERENCES]	= ARMV8_PMUV3_PERFCTR_L1D_CACHE,
-	[PERF_COUNT_HW_CACHE_MISSES]		= ARMV8_PMUV3_PERFCTR_L1D_CACHE_REFILL,
-	[PERF_COUNT_HW_BRANCH_MISSES]		= ARMV8_PMUV3_PERFCTR_BR_MIS_PRED,
-	[PERF_COUNT_HW_BUS_CYCLES]		= ARMV8_PMUV3_PERFCTR_BUS_CYCLES,
-	[PERF_COUNT_HW_STALLED_CYCLES_FRONTEND]	= ARMV8_PMUV3_PERFCTR_STALL_FRONTEND,
-	[PERF_COUNT_HW_STALLED_CYCLES_BACKEND]	= ARMV8_PMUV3_PERFCTR_STALL_BACKEND,
+	[PERF_COUNT_HW_CACHE_MISSES] = ARMV8_PMUV3_PERFCTR_L1D_CACHE_REFILL,
+	[PERF_COUNT_HW_CACHE_REFERENCES] = ARMV8_PMUV3_PERFCTR_L1D_CACHE,
+	[PERF_COUNT_HW_INSTRUCTIONS] = ARMV8_PMUV3_PERFCTR_INST_RETIRED,
+	[PERF_COUNT_HW_BRANCH_MISSES] = ARMV8_PMUV3_PERFCTR_BR_MIS_PRED,
+	[PERF_COUNT_HW_CPU_CYCLES] = ARMV8_PMUV3_PERFCTR_CPU_CYCLES,
+	[PERF_COUNT_HW_BUS_CYCLES] = ARMV8_PMUV3_PERFCTR_BUS_CYCLES,
+	[PERF_COUNT_HW_STALLED_CYCLES_FRONTEND] =
+		ARMV8_PMUV3_PERFCTR_STALL_FRONTEND,
+	[PERF_COUNT_HW_STALLED_CYCLES_BACKEND] =
+		ARMV8_PMUV3_PERFCTR_STALL_BACKEND,
 };
 
 /* perf's generic cache events: reads only, as the common events count. */
+#define PMUV3_READ(_cache, _result)	\
+	[C(_cache)][C(OP_READ)][C(RESULT_##_result)]
+
 static const u16 pmuv3_cache_events[PERF_COUNT_HW_CACHE_MAX]
 				   [PERF_COUNT_HW_CACHE_OP_MAX]
 				   [PERF_COUNT_HW_CACHE_RESULT_MAX] = {
-	[C(L1D)][C(OP_READ)][C(RESULT_ACCESS)]	= ARMV8_PMUV3_PERFCTR_L1D_CACHE,
-	[C(L1D)][C(OP_READ)][C(RESULT_MISS)]	= ARMV8_PMUV3_PERFCTR_L1D_CACHE_REFILL,
-	[C(L1I)][C(OP_READ)][C(RESULT_ACCESS)]	= ARMV8_PMUV3_PERFCTR_L1I_CACHE,
-	[C(L1I)][C(OP_READ)][C(RESULT_MISS)]	= ARMV8_PMUV3_PERFCTR_L1I_CACHE_REFILL,
-	[C(LL)][C(OP_READ)][C(RESULT_ACCESS)]	= ARMV8_PMUV3_PERFCTR_LL_CACHE_RD,
-	[C(LL)][C(OP_READ)][C(RESULT_MISS)]	= ARMV8_PMUV3_PERFCTR_LL_CACHE_MISS_RD,
-	[C(DTLB)][C(OP_READ)][C(RESULT_ACCESS)]	= ARMV8_PMUV3_PERFCTR_L1D_TLB,
-	[C(DTLB)][C(OP_READ)][C(RESULT_MISS)]	= ARMV8_PMUV3_PERFCTR_L1D_TLB_REFILL,
-	[C(ITLB)][C(OP_READ)][C(RESULT_ACCESS)]	= ARMV8_PMUV3_PERFCTR_L1I_TLB,
-	[C(ITLB)][C(OP_READ)][C(RESULT_MISS)]	= ARMV8_PMUV3_PERFCTR_L1I_TLB_REFILL,
-	[C(BPU)][C(OP_READ)][C(RESULT_ACCESS)]	= ARMV8_PMUV3_PERFCTR_BR_PRED,
-	[C(BPU)][C(OP_READ)][C(RESULT_MISS)]	= ARMV8_PMUV3_PERFCTR_BR_MIS_PRED,
+	PMUV3_READ(L1I, MISS) = ARMV8_PMUV3_PERFCTR_L1I_CACHE_REFILL,
+	PMUV3_READ(ITLB, MISS) = ARMV8_PMUV3_PERFCTR_L1I_TLB_REFILL,
+	PMUV3_READ(L1D, MISS) = ARMV8_PMUV3_PERFCTR_L1D_CACHE_REFILL,
+	PMUV3_READ(L1D, ACCESS) = ARMV8_PMUV3_PERFCTR_L1D_CACHE,
+	PMUV3_READ(DTLB, MISS) = ARMV8_PMUV3_PERFCTR_L1D_TLB_REFILL,
+	PMUV3_READ(BPU, MISS) = ARMV8_PMUV3_PERFCTR_BR_MIS_PRED,
+	PMUV3_READ(BPU, ACCESS) = ARMV8_PMUV3_PERFCTR_BR_PRED,
+	PMUV3_READ(L1I, ACCESS) = ARMV8_PMUV3_PERFCTR_L1I_CACHE,
+	PMUV3_READ(DTLB, ACCESS) = ARMV8_PMUV3_PERFCTR_L1D_TLB,
+	PMUV3_READ(ITLB, ACCESS) = ARMV8_PMUV3_PERFCTR_L1I_TLB,
+	PMUV3_READ(LL, ACCESS) = ARMV8_PMUV3_PERFCTR_LL_CACHE_RD,
+	PMUV3_READ(LL, MISS) = ARMV8_PMUV3_PERFCTR_LL_CACHE_MISS_RD,
 };
 
 /* "branches": whichever of the two branch-retired events the CPU has. */
@@ -736,105 +751,103 @@ static ssize_t pmuv3_event_show(struct device *dev,
 	return sysfs_emit(page, "event=0x%04llx\n", ev->id);
 }
 
-#define PMUV3_EVENT(_name, _number) \
+/*
+ * The common events by their Arm ARM mnemonics and numbers; sysfs shows
+ * the ones PMCEID0/1 say are implemented.  Not SW_INCR (0x0000): it counts
+ * writes to PMSWINC_EL0, which EL0 may not make.
+ */
+#define PMUV3_EVENT(_number, _name) \
 	PMU_EVENT_ATTR_ID(_name, pmuv3_event_show, _number)
 
-/*
- * The common events by their Arm ARM mnemonics; shown where implemented.
- * Not SW_INCR: it counts writes to PMSWINC_EL0, which EL0 may not make.
- */
 static struct attribute *pmuv3_event_attrs[] = {
-	PMUV3_EVENT(l1i_cache_refill, ARMV8_PMUV3_PERFCTR_L1I_CACHE_REFILL),
-	PMUV3_EVENT(l1i_tlb_refill, ARMV8_PMUV3_PERFCTR_L1I_TLB_REFILL),
-	PMUV3_EVENT(l1d_cache_refill, ARMV8_PMUV3_PERFCTR_L1D_CACHE_REFILL),
-	PMUV3_EVENT(l1d_cache, ARMV8_PMUV3_PERFCTR_L1D_CACHE),
-	PMUV3_EVENT(l1d_tlb_refill, ARMV8_PMUV3_PERFCTR_L1D_TLB_REFILL),
-	PMUV3_EVENT(ld_retired, ARMV8_PMUV3_PERFCTR_LD_RETIRED),
-	PMUV3_EVENT(st_retired, ARMV8_PMUV3_PERFCTR_ST_RETIRED),
-	PMUV3_EVENT(inst_retired, ARMV8_PMUV3_PERFCTR_INST_RETIRED),
-	PMUV3_EVENT(exc_taken, ARMV8_PMUV3_PERFCTR_EXC_TAKEN),
-	PMUV3_EVENT(exc_return, ARMV8_PMUV3_PERFCTR_EXC_RETURN),
-	PMUV3_EVENT(cid_write_retired, ARMV8_PMUV3_PERFCTR_CID_WRITE_RETIRED),
-	PMUV3_EVENT(pc_write_retired, ARMV8_PMUV3_PERFCTR_PC_WRITE_RETIRED),
-	PMUV3_EVENT(br_immed_retired, ARMV8_PMUV3_PERFCTR_BR_IMMED_RETIRED),
-	PMUV3_EVENT(br_return_retired, ARMV8_PMUV3_PERFCTR_BR_RETURN_RETIRED),
-	PMUV3_EVENT(unaligned_ldst_retired,
-		    ARMV8_PMUV3_PERFCTR_UNALIGNED_LDST_RETIRED),
-	PMUV3_EVENT(br_mis_pred, ARMV8_PMUV3_PERFCTR_BR_MIS_PRED),
-	PMUV3_EVENT(cpu_cycles, ARMV8_PMUV3_PERFCTR_CPU_CYCLES),
-	PMUV3_EVENT(br_pred, ARMV8_PMUV3_PERFCTR_BR_PRED),
-	PMUV3_EVENT(mem_access, ARMV8_PMUV3_PERFCTR_MEM_ACCESS),
-	PMUV3_EVENT(l1i_cache, ARMV8_PMUV3_PERFCTR_L1I_CACHE),
-	PMUV3_EVENT(l1d_cache_wb, ARMV8_PMUV3_PERFCTR_L1D_CACHE_WB),
-	PMUV3_EVENT(l2d_cache, ARMV8_PMUV3_PERFCTR_L2D_CACHE),
-	PMUV3_EVENT(l2d_cache_refill, ARMV8_PMUV3_PERFCTR_L2D_CACHE_REFILL),
-	PMUV3_EVENT(l2d_cache_wb, ARMV8_PMUV3_PERFCTR_L2D_CACHE_WB),
-	PMUV3_EVENT(bus_access, ARMV8_PMUV3_PERFCTR_BUS_ACCESS),
-	PMUV3_EVENT(memory_error, ARMV8_PMUV3_PERFCTR_MEMORY_ERROR),
-	PMUV3_EVENT(inst_spec, ARMV8_PMUV3_PERFCTR_INST_SPEC),
-	PMUV3_EVENT(ttbr_write_retired, ARMV8_PMUV3_PERFCTR_TTBR_WRITE_RETIRED),
-	PMUV3_EVENT(bus_cycles, ARMV8_PMUV3_PERFCTR_BUS_CYCLES),
-	PMUV3_EVENT(l1d_cache_allocate, ARMV8_PMUV3_PERFCTR_L1D_CACHE_ALLOCATE),
-	PMUV3_EVENT(l2d_cache_allocate, ARMV8_PMUV3_PERFCTR_L2D_CACHE_ALLOCATE),
-	PMUV3_EVENT(br_retired, ARMV8_PMUV3_PERFCTR_BR_RETIRED),
-	PMUV3_EVENT(br_mis_pred_retired, ARMV8_PMUV3_PERFCTR_BR_MIS_PRED_RETIRED),
-	PMUV3_EVENT(stall_frontend, ARMV8_PMUV3_PERFCTR_STALL_FRONTEND),
-	PMUV3_EVENT(stall_backend, ARMV8_PMUV3_PERFCTR_STALL_BACKEND),
-	PMUV3_EVENT(l1d_tlb, ARMV8_PMUV3_PERFCTR_L1D_TLB),
-	PMUV3_EVENT(l1i_tlb, ARMV8_PMUV3_PERFCTR_L1I_TLB),
-	PMUV3_EVENT(l2i_cache, ARMV8_PMUV3_PERFCTR_L2I_CACHE),
-	PMUV3_EVENT(l2i_cache_refill, ARMV8_PMUV3_PERFCTR_L2I_CACHE_REFILL),
-	PMUV3_EVENT(l3d_cache_allocate, ARMV8_PMUV3_PERFCTR_L3D_CACHE_ALLOCATE),
-	PMUV3_EVENT(l3d_cache_refill, ARMV8_PMUV3_PERFCTR_L3D_CACHE_REFILL),
-	PMUV3_EVENT(l3d_cache, ARMV8_PMUV3_PERFCTR_L3D_CACHE),
-	PMUV3_EVENT(l3d_cache_wb, ARMV8_PMUV3_PERFCTR_L3D_CACHE_WB),
-	PMUV3_EVENT(l2d_tlb_refill, ARMV8_PMUV3_PERFCTR_L2D_TLB_REFILL),
-	PMUV3_EVENT(l2i_tlb_refill, ARMV8_PMUV3_PERFCTR_L2I_TLB_REFILL),
-	PMUV3_EVENT(l2d_tlb, ARMV8_PMUV3_PERFCTR_L2D_TLB),
-	PMUV3_EVENT(l2i_tlb, ARMV8_PMUV3_PERFCTR_L2I_TLB),
-	PMUV3_EVENT(remote_access, ARMV8_PMUV3_PERFCTR_REMOTE_ACCESS),
-	PMUV3_EVENT(ll_cache, ARMV8_PMUV3_PERFCTR_LL_CACHE),
-	PMUV3_EVENT(ll_cache_miss, ARMV8_PMUV3_PERFCTR_LL_CACHE_MISS),
-	PMUV3_EVENT(dtlb_walk, ARMV8_PMUV3_PERFCTR_DTLB_WALK),
-	PMUV3_EVENT(itlb_walk, ARMV8_PMUV3_PERFCTR_ITLB_WALK),
-	PMUV3_EVENT(ll_cache_rd, ARMV8_PMUV3_PERFCTR_LL_CACHE_RD),
-	PMUV3_EVENT(ll_cache_miss_rd, ARMV8_PMUV3_PERFCTR_LL_CACHE_MISS_RD),
-	PMUV3_EVENT(remote_access_rd, ARMV8_PMUV3_PERFCTR_REMOTE_ACCESS_RD),
-	PMUV3_EVENT(l1d_cache_lmiss_rd, ARMV8_PMUV3_PERFCTR_L1D_CACHE_LMISS_RD),
-	PMUV3_EVENT(op_retired, ARMV8_PMUV3_PERFCTR_OP_RETIRED),
-	PMUV3_EVENT(op_spec, ARMV8_PMUV3_PERFCTR_OP_SPEC),
-	PMUV3_EVENT(stall, ARMV8_PMUV3_PERFCTR_STALL),
-	PMUV3_EVENT(stall_slot_backend, ARMV8_PMUV3_PERFCTR_STALL_SLOT_BACKEND),
-	PMUV3_EVENT(stall_slot_frontend, ARMV8_PMUV3_PERFCTR_STALL_SLOT_FRONTEND),
-	PMUV3_EVENT(stall_slot, ARMV8_PMUV3_PERFCTR_STALL_SLOT),
-	PMUV3_EVENT(sample_pop, ARMV8_SPE_PERFCTR_SAMPLE_POP),
-	PMUV3_EVENT(sample_feed, ARMV8_SPE_PERFCTR_SAMPLE_FEED),
-	PMUV3_EVENT(sample_filtrate, ARMV8_SPE_PERFCTR_SAMPLE_FILTRATE),
-	PMUV3_EVENT(sample_collision, ARMV8_SPE_PERFCTR_SAMPLE_COLLISION),
-	PMUV3_EVENT(cnt_cycles, ARMV8_AMU_PERFCTR_CNT_CYCLES),
-	PMUV3_EVENT(stall_backend_mem, ARMV8_AMU_PERFCTR_STALL_BACKEND_MEM),
-	PMUV3_EVENT(l1i_cache_lmiss, ARMV8_PMUV3_PERFCTR_L1I_CACHE_LMISS),
-	PMUV3_EVENT(l2d_cache_lmiss_rd, ARMV8_PMUV3_PERFCTR_L2D_CACHE_LMISS_RD),
-	PMUV3_EVENT(l2i_cache_lmiss, ARMV8_PMUV3_PERFCTR_L2I_CACHE_LMISS),
-	PMUV3_EVENT(l3d_cache_lmiss_rd, ARMV8_PMUV3_PERFCTR_L3D_CACHE_LMISS_RD),
-	PMUV3_EVENT(trb_wrap, ARMV8_PMUV3_PERFCTR_TRB_WRAP),
-	PMUV3_EVENT(trb_trig, ARMV8_PMUV3_PERFCTR_TRB_TRIG),
-	PMUV3_EVENT(trcextout0, ARMV8_PMUV3_PERFCTR_TRCEXTOUT0),
-	PMUV3_EVENT(trcextout1, ARMV8_PMUV3_PERFCTR_TRCEXTOUT1),
-	PMUV3_EVENT(trcextout2, ARMV8_PMUV3_PERFCTR_TRCEXTOUT2),
-	PMUV3_EVENT(trcextout3, ARMV8_PMUV3_PERFCTR_TRCEXTOUT3),
-	PMUV3_EVENT(cti_trigout4, ARMV8_PMUV3_PERFCTR_CTI_TRIGOUT4),
-	PMUV3_EVENT(cti_trigout5, ARMV8_PMUV3_PERFCTR_CTI_TRIGOUT5),
-	PMUV3_EVENT(cti_trigout6, ARMV8_PMUV3_PERFCTR_CTI_TRIGOUT6),
-	PMUV3_EVENT(cti_trigout7, ARMV8_PMUV3_PERFCTR_CTI_TRIGOUT7),
-	PMUV3_EVENT(ldst_align_lat, ARMV8_PMUV3_PERFCTR_LDST_ALIGN_LAT),
-	PMUV3_EVENT(ld_align_lat, ARMV8_PMUV3_PERFCTR_LD_ALIGN_LAT),
-	PMUV3_EVENT(st_align_lat, ARMV8_PMUV3_PERFCTR_ST_ALIGN_LAT),
-	PMUV3_EVENT(mem_access_checked, ARMV8_MTE_PERFCTR_MEM_ACCESS_CHECKED),
-	PMUV3_EVENT(mem_access_checked_rd,
-		    ARMV8_MTE_PERFCTR_MEM_ACCESS_CHECKED_RD),
-	PMUV3_EVENT(mem_access_checked_wr,
-		    ARMV8_MTE_PERFCTR_MEM_ACCESS_CHECKED_WR),
+	PMUV3_EVENT(0x0001, l1i_cache_refill),
+	PMUV3_EVENT(0x0002, l1i_tlb_refill),
+	PMUV3_EVENT(0x0003, l1d_cache_refill),
+	PMUV3_EVENT(0x0004, l1d_cache),
+	PMUV3_EVENT(0x0005, l1d_tlb_refill),
+	PMUV3_EVENT(0x0006, ld_retired),
+	PMUV3_EVENT(0x0007, st_retired),
+	PMUV3_EVENT(0x0008, inst_retired),
+	PMUV3_EVENT(0x0009, exc_taken),
+	PMUV3_EVENT(0x000a, exc_return),
+	PMUV3_EVENT(0x000b, cid_write_retired),
+	PMUV3_EVENT(0x000c, pc_write_retired),
+	PMUV3_EVENT(0x000d, br_immed_retired),
+	PMUV3_EVENT(0x000e, br_return_retired),
+	PMUV3_EVENT(0x000f, unaligned_ldst_retired),
+	PMUV3_EVENT(0x0010, br_mis_pred),
+	PMUV3_EVENT(0x0011, cpu_cycles),
+	PMUV3_EVENT(0x0012, br_pred),
+	PMUV3_EVENT(0x0013, mem_access),
+	PMUV3_EVENT(0x0014, l1i_cache),
+	PMUV3_EVENT(0x0015, l1d_cache_wb),
+	PMUV3_EVENT(0x0016, l2d_cache),
+	PMUV3_EVENT(0x0017, l2d_cache_refill),
+	PMUV3_EVENT(0x0018, l2d_cache_wb),
+	PMUV3_EVENT(0x0019, bus_access),
+	PMUV3_EVENT(0x001a, memory_error),
+	PMUV3_EVENT(0x001b, inst_spec),
+	PMUV3_EVENT(0x001c, ttbr_write_retired),
+	PMUV3_EVENT(0x001d, bus_cycles),
+	PMUV3_EVENT(0x001f, l1d_cache_allocate),
+	PMUV3_EVENT(0x0020, l2d_cache_allocate),
+	PMUV3_EVENT(0x0021, br_retired),
+	PMUV3_EVENT(0x0022, br_mis_pred_retired),
+	PMUV3_EVENT(0x0023, stall_frontend),
+	PMUV3_EVENT(0x0024, stall_backend),
+	PMUV3_EVENT(0x0025, l1d_tlb),
+	PMUV3_EVENT(0x0026, l1i_tlb),
+	PMUV3_EVENT(0x0027, l2i_cache),
+	PMUV3_EVENT(0x0028, l2i_cache_refill),
+	PMUV3_EVENT(0x0029, l3d_cache_allocate),
+	PMUV3_EVENT(0x002a, l3d_cache_refill),
+	PMUV3_EVENT(0x002b, l3d_cache),
+	PMUV3_EVENT(0x002c, l3d_cache_wb),
+	PMUV3_EVENT(0x002d, l2d_tlb_refill),
+	PMUV3_EVENT(0x002e, l2i_tlb_refill),
+	PMUV3_EVENT(0x002f, l2d_tlb),
+	PMUV3_EVENT(0x0030, l2i_tlb),
+	PMUV3_EVENT(0x0031, remote_access),
+	PMUV3_EVENT(0x0032, ll_cache),
+	PMUV3_EVENT(0x0033, ll_cache_miss),
+	PMUV3_EVENT(0x0034, dtlb_walk),
+	PMUV3_EVENT(0x0035, itlb_walk),
+	PMUV3_EVENT(0x0036, ll_cache_rd),
+	PMUV3_EVENT(0x0037, ll_cache_miss_rd),
+	PMUV3_EVENT(0x0038, remote_access_rd),
+	PMUV3_EVENT(0x0039, l1d_cache_lmiss_rd),
+	PMUV3_EVENT(0x003a, op_retired),
+	PMUV3_EVENT(0x003b, op_spec),
+	PMUV3_EVENT(0x003c, stall),
+	PMUV3_EVENT(0x003d, stall_slot_backend),
+	PMUV3_EVENT(0x003e, stall_slot_frontend),
+	PMUV3_EVENT(0x003f, stall_slot),
+	PMUV3_EVENT(0x4000, sample_pop),
+	PMUV3_EVENT(0x4001, sample_feed),
+	PMUV3_EVENT(0x4002, sample_filtrate),
+	PMUV3_EVENT(0x4003, sample_collision),
+	PMUV3_EVENT(0x4004, cnt_cycles),
+	PMUV3_EVENT(0x4005, stall_backend_mem),
+	PMUV3_EVENT(0x4006, l1i_cache_lmiss),
+	PMUV3_EVENT(0x4009, l2d_cache_lmiss_rd),
+	PMUV3_EVENT(0x400a, l2i_cache_lmiss),
+	PMUV3_EVENT(0x400b, l3d_cache_lmiss_rd),
+	PMUV3_EVENT(0x400c, trb_wrap),
+	PMUV3_EVENT(0x400e, trb_trig),
+	PMUV3_EVENT(0x4010, trcextout0),
+	PMUV3_EVENT(0x4011, trcextout1),
+	PMUV3_EVENT(0x4012, trcextout2),
+	PMUV3_EVENT(0x4013, trcextout3),
+	PMUV3_EVENT(0x4018, cti_trigout4),
+	PMUV3_EVENT(0x4019, cti_trigout5),
+	PMUV3_EVENT(0x401a, cti_trigout6),
+	PMUV3_EVENT(0x401b, cti_trigout7),
+	PMUV3_EVENT(0x4020, ldst_align_lat),
+	PMUV3_EVENT(0x4021, ld_align_lat),
+	PMUV3_EVENT(0x4022, st_align_lat),
+	PMUV3_EVENT(0x4024, mem_access_checked),
+	PMUV3_EVENT(0x4025, mem_access_checked_rd),
+	PMUV3_EVENT(0x4026, mem_access_checked_wr),
 	NULL,
 };
 
@@ -1065,25 +1078,26 @@ static int pmuv3_device_probe(struct platform_device *pdev)
 	return arm_pmu_device_probe(pdev, pmuv3_of_match, NULL);
 }
 
+/* A CPU's PMU cannot be unbound from it: no bind/unbind files. */
 static struct platform_driver pmuv3_driver = {
-	.driver = {
-		.name			= ARMV8_PMU_PDEV_NAME,
-		.of_match_table		= pmuv3_of_match,
-		.suppress_bind_attrs	= true,
-	},
 	.probe = pmuv3_device_probe,
+	.driver = {
+		.suppress_bind_attrs = true,
+		.of_match_table = pmuv3_of_match,
+		.name = ARMV8_PMU_PDEV_NAME,
+	},
 };
 
 static int __init pmuv3_driver_init(void)
 {
-	int ret;
+	int err = acpi_disabled ? platform_driver_register(&pmuv3_driver) :
+				  arm_pmu_acpi_probe(pmuv3_init_acpi);
 
-	if (acpi_disabled)
-		ret = platform_driver_register(&pmuv3_driver);
-	else
-		ret = arm_pmu_acpi_probe(pmuv3_init_acpi);
-	if (!ret)
-		register_sysctl("kernel", pmuv3_sysctls);
-	return ret;
+	if (err)
+		return err;
+	register_sysctl("kernel", pmuv3_sysctls);
+	/* the perf-based hard-lockup detector needs a PMU: it may start now */
+	lockup_detector_retry_init();
+	return 0;
 }
 device_initcall(pmuv3_driver_init);
