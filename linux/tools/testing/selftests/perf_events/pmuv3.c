@@ -17,12 +17,14 @@
 #include <glob.h>
 #include <limits.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <linux/perf_event.h>
 
@@ -961,6 +963,62 @@ TEST_F(uacc, user_read_refused)
 	EXPECT_EQ(EINVAL, errno);
 	if (fd >= 0)
 		close(fd);
+}
+
+/*
+ * Run in a child with no events of its own, on the CPU its parent keeps
+ * an EL0-readable counter on: read the cycle counter at EL0 @tries times,
+ * yielding in between so that the parent runs just before each read.
+ * The first read must raise SIGILL; the child exits 0 only if none did.
+ */
+static void read_without_access(unsigned int tries)
+{
+	while (tries--) {
+		sched_yield();
+		read_pmc(31);
+	}
+	_exit(0);
+}
+
+/*
+ * EL0 access belongs to the task whose events asked for it.  A task
+ * that runs after it on the same CPU, with no events at all, must not
+ * inherit it: its read of the cycle counter traps (SIGILL).
+ */
+TEST_F(uacc, user_access_not_inherited_by_next_task)
+{
+	struct perf_event_mmap_page *pc;
+	int fd, status, reads = 0;
+	cpu_set_t cpus;
+	__u64 v;
+	pid_t pid;
+
+	CPU_ZERO(&cpus);
+	CPU_SET(0, &cpus);
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(cpus), &cpus));
+	ASSERT_EQ(0, write_int(USER_ACCESS, 1));
+	fd = open_counter(self->pmu.type, EV_CPU_CYCLES, CFG1_RDPMC, 0, -1);
+	ASSERT_LE(0, fd) TH_LOG("%s", strerror(errno));
+	pc = map_user_page(fd);
+	ASSERT_NE(NULL, pc);
+	ASSERT_EQ(0, user_read(pc, &v)) TH_LOG("no EL0 access to begin with");
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid)
+		read_without_access(1000);
+	/* keep the counter readable here while the child tries */
+	while (waitpid(pid, &status, WNOHANG) == 0) {
+		if (!user_read(pc, &v))
+			reads++;
+		sched_yield();
+	}
+	TH_LOG("parent read its counter at EL0 %d times", reads);
+	EXPECT_LT(0, reads);
+	EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGILL)
+		TH_LOG("child status 0x%x: it read the cycle counter", status);
+	munmap(pc, sysconf(_SC_PAGESIZE));
+	close(fd);
 }
 
 /* 1 if CPU 1 is online, 0 if not, -1 if that cannot be told. */
