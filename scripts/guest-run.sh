@@ -9,7 +9,9 @@
 # TIMEOUT (s), INITRD (another initramfs), CPU (arm64: QEMU's -cpu, default
 # max; cortex-a57 has a PMUv3 without 64-bit counters), TCG_THREAD
 # (single: one host thread for all vCPUs; the fuzzer needs it, see
-# scripts/fuzz.sh).
+# scripts/fuzz.sh), FIRMWARE (arm64: boot through this UEFI image, e.g.
+# Debian's /usr/share/qemu-efi-aarch64/QEMU_EFI.fd, which gives the kernel
+# ACPI tables; with the acpi variant's kernel and APPEND=acpi=force).
 # A guest that does not power off by itself within TIMEOUT is killed; the
 # exit status is then 124.
 set -uo pipefail
@@ -35,6 +37,7 @@ x86_64)
 arm64)
 	qemu=(qemu-system-aarch64 -M virt,gic-version=3 -cpu "${CPU:-max,pauth-impdef=on}"
 	      -smp "$smp" -kernel "$top/build/out/$name/Image")
+	[ -n "${FIRMWARE:-}" ] && qemu+=(-bios "$FIRMWARE")
 	append="console=ttyAMA0 $append" ;;
 esac
 qemu+=(-m "$mem" -nographic -no-reboot "${icount[@]}" -initrd "$initrd" -append "$append")
