@@ -30,6 +30,7 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <linux/const.h>
 #include <linux/perf_event.h>
 
 #include "../kselftest_harness.h"
@@ -688,7 +689,7 @@ TEST_F(writer, samples_carry_aux_snapshots)
 	close(leader);
 }
 
-#define AUX_TEST_MARK	(1ULL << 63)
+#define AUX_TEST_MARK	_BITULL(63)
 
 /*
  * An aux_test member with aux_output writes one marked word into its

@@ -16,10 +16,6 @@
 #include "../kselftest_harness.h"
 #include "perf_helpers.h"
 
-#ifndef PERF_FORMAT_LOST
-#define PERF_FORMAT_LOST	(1U << 4)
-#endif
-
 #define BURN_NS		(20 * 1000 * 1000LL)
 /* more than any PMU of our guests has counters */
 #define NR_MUX		16

@@ -31,6 +31,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <linux/compiler.h>	/* tools/include's: noinline */
 #include <linux/perf_event.h>
 
 #include "../kselftest_harness.h"
@@ -50,10 +51,6 @@
 #define POISON		0xa5
 #define POISON64	0xa5a5a5a5a5a5a5a5ULL
 #define REC_MAX		65536
-
-#ifndef noinline
-#define noinline	__attribute__((noinline))
-#endif
 
 typedef void (*body_fn)(struct __test_metadata *_metadata);
 

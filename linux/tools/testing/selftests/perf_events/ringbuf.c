@@ -15,6 +15,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -743,7 +744,8 @@ TEST(pollhup_on_task_exit)
 	close(fd);
 }
 
-static volatile sig_atomic_t sigio_count, sigio_code, sigio_fd;
+/* Lock-free atomics: safe to set in a signal handler. */
+static atomic_int sigio_count, sigio_code, sigio_fd;
 
 static void on_sigio(int sig, siginfo_t *info, void *uc)
 {
@@ -778,16 +780,16 @@ TEST(sigio_on_overflow)
 	ASSERT_EQ(0, fcntl(fd, F_SETFL, O_ASYNC));
 
 	ASSERT_EQ(0, fault_n(1));
-	EXPECT_EQ(0, sigio_count);	/* not enabled yet */
+	EXPECT_EQ(0, atomic_load(&sigio_count));	/* not enabled yet */
 
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
 	ASSERT_EQ(0, fault_n(4));
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
 	for (i = 0; i < 1000 && !sigio_count; i++)
 		usleep(1000);
-	EXPECT_GE(sigio_count, 1);
-	EXPECT_EQ(POLL_IN, sigio_code);
-	EXPECT_EQ(fd, sigio_fd);
+	EXPECT_GE(atomic_load(&sigio_count), 1);
+	EXPECT_EQ(POLL_IN, atomic_load(&sigio_code));
+	EXPECT_EQ(fd, atomic_load(&sigio_fd));
 
 	ring_unmap(&r);
 	close(fd);

@@ -15,6 +15,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -469,7 +470,7 @@ static void check_id_trailer(struct __test_metadata *_metadata,
 
 TEST(sample_id_all_comm)
 {
-	const char name[8] = "pe-comm";
+	static const char name[8] = "pe-comm";
 	__u64 buf[REC_MAX / 8], id;
 	struct perf_event_attr attr;
 	struct perf_event_header *h;
@@ -659,7 +660,7 @@ TEST(mmap_records_exec_only)
 
 TEST(comm_exec)
 {
-	const char comm[8] = "true";
+	static const char comm[8] = "true";
 	struct perf_event_attr attr;
 	struct perf_event_header *h;
 	int fd, go[2], comms = 0;
@@ -943,8 +944,9 @@ TEST(period_ioctl)
 	close(fd);
 }
 
-static volatile sig_atomic_t traps, trap_code, trap_type;
-static volatile unsigned long trap_data;
+/* Lock-free atomics: safe to set in a signal handler. */
+static atomic_int traps, trap_code, trap_type;
+static atomic_ulong trap_data;
 
 static void on_sigtrap(int sig, siginfo_t *info, void *uc)
 {
@@ -993,10 +995,10 @@ TEST(sigtrap)
 	ASSERT_EQ(0, disable(fd));
 
 	/* Synchronous: delivered before the faulting task went on. */
-	EXPECT_GE(traps, 1);
-	EXPECT_EQ(TRAP_PERF, trap_code);
-	EXPECT_EQ((unsigned long)SIG_DATA, trap_data);
-	EXPECT_EQ(PERF_TYPE_SOFTWARE, trap_type);
+	EXPECT_GE(atomic_load(&traps), 1);
+	EXPECT_EQ(TRAP_PERF, atomic_load(&trap_code));
+	EXPECT_EQ((unsigned long)SIG_DATA, atomic_load(&trap_data));
+	EXPECT_EQ(PERF_TYPE_SOFTWARE, atomic_load(&trap_type));
 	close(fd);
 }
 
