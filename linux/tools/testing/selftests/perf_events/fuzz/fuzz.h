@@ -19,6 +19,8 @@
 #include <stdarg.h>
 #include <sys/resource.h>
 
+#include "../../kselftest.h"	/* __printf() */
+
 #define MAX_WORKERS	64
 #define MAX_TP_IDS	8192
 #define MAX_PMUS	64
@@ -46,15 +48,15 @@ struct kind_stats {
 
 /* Shared by every worker and the supervisor (MAP_SHARED). */
 struct shared {
-	volatile int stop;
-	volatile long long deadline_ns;
+	atomic_int stop;
+	atomic_llong deadline_ns;
 	unsigned long errnos[NR_KINDS][NR_ERRNO];
 	struct {
 		struct kind_stats k[NR_KINDS];
-		volatile unsigned long done;
-		volatile int cur;		/* kind of the call under way */
-		volatile unsigned long sigtrap, sigio;
-		volatile int finished;
+		atomic_ulong done;
+		atomic_int cur;		/* kind of the call under way */
+		atomic_ulong sigtrap, sigio;
+		atomic_int finished;
 	} w[MAX_WORKERS];
 };
 
@@ -213,14 +215,14 @@ struct arg {
 	char t[48];
 };
 
-void lg(struct worker *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+__printf(2, 3) void lg(struct worker *w, const char *fmt, ...);
 void lg_begin(struct worker *w);
 void lg_end(struct worker *w);
 void lg_str(struct worker *w, const char *s);
 const char *errno_name(int e);
 void account(struct worker *w, enum kind k, long ret, int err);
-void arg_set(struct worker *w, struct arg *a, long v, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+__printf(4, 5)
+void arg_set(struct worker *w, struct arg *a, long v, const char *fmt, ...);
 void arg_num(struct worker *w, struct arg *a, long v);
 int pick_slot(struct worker *w);
 void pick_fd(struct worker *w, struct arg *a);
@@ -232,19 +234,20 @@ int pick_cpu(struct worker *w, int no_task);
  * Make a call (unless this is a dry run) and account for it.  The
  * expression is evaluated once, errno read right after it.
  */
-#define CALL(w, k, expr)						\
+#define CALL(wk, k, expr)						\
 	do {								\
+		struct worker *__w = (wk);				\
+		enum kind __k = (k);					\
 		long __r = FZ_SKIP;					\
 		int __e = 0;						\
-		sh->w[(w)->idx].cur = (k);				\
-		if (!(w)->dry) {					\
+		sh->w[__w->idx].cur = __k;				\
+		if (!__w->dry) {					\
 			errno = 0;					\
 			__r = (expr);					\
 			__e = errno;					\
 		}							\
-		account((w), (k), __r, __e);				\
+		account(__w, __k, __r, __e);				\
 	} while (0)
-
 
 /* ---- fuzz_attr.c: attrs ------------------------------------------------ */
 

@@ -514,6 +514,13 @@ void gen_attr(struct worker *w, struct gattr *g)
 	}
 }
 
+/* One field of lg_attr()'s compound literal, unless it is zero. */
+static void lg_field(struct worker *w, const char *name, __u64 v)
+{
+	if (v)
+		lg(w, " .%s = %#llx,", name, (unsigned long long)v);
+}
+
 /* The attr as a compound literal, fields that are zero left out. */
 void lg_attr(struct worker *w, const struct gattr *g)
 {
@@ -524,12 +531,7 @@ void lg_attr(struct worker *w, const struct gattr *g)
 		return;
 	}
 	lg(w, "&(struct perf_event_attr){");
-#define F(f)								\
-	do {								\
-		if (a->f)						\
-			lg(w, " ." #f " = %#llx,",			\
-			   (unsigned long long)a->f);			\
-	} while (0)
+#define F(f)	lg_field(w, #f, a->f)
 	F(type); F(size); F(config); F(sample_period); F(sample_type);
 	F(read_format);
 	F(disabled); F(inherit); F(pinned); F(exclusive); F(exclude_user);

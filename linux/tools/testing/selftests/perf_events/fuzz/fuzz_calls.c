@@ -102,7 +102,7 @@ static void gen_filter(struct worker *w, char *buf, size_t len)
 		"common_pid == ", "0", "1", "comm == \"fz-%u\"",
 		"comm ~ \"fz*\"", "nr == %u", "common_preempt_count & %u",
 		"((common_pid > %u) && (common_pid < %u)) || common_flags",
-		"pid >= %u", "!(common_pid == %u)", "", "\t \n",
+		"pid >= %u", "!(common_pid == %u)", "", "\t\040\n",
 	};
 	static const char * const addr[] = {
 		"filter 0x%x/0x%x@/bin/true", "start 0x%x@/proc/self/exe",

@@ -6,11 +6,11 @@
  */
 #include "fuzz_ops.h"
 
-volatile __u64 fz_target[FZ_TARGETS] __attribute__((aligned(64)));
+alignas(64) __u64 fz_target[FZ_TARGETS];
 pid_t fz_buddy;
 __thread sigjmp_buf *fz_jmp;
 __thread char *fz_scratch_buf;
-volatile unsigned long fz_signals[65];
+atomic_ulong fz_signals[65];
 void fz_on_signal(int sig, siginfo_t *si, void *uc)
 {
 	(void)si;
@@ -41,18 +41,21 @@ long long fz_now_ns(void)
 void fz_burn_us(long us)
 {
 	long long end = fz_now_ns() + us * 1000LL;
-	volatile unsigned long x = 0;
+	unsigned long x = 0;
 
 	while (fz_now_ns() < end) {
 		int i;
 
-		for (i = 0; i < 1000; i++)
+		/* x in memory, loaded and stored each time round */
+		for (i = 0; i < 1000; i++) {
 			x += i;
+			__asm__ __volatile__("" : "+m" (x));
+		}
 	}
 }
 
 /* Uprobes go on the entry of this function, which the workload calls. */
-__attribute__((noinline, used)) int fz_probe_target(int x)
+int fz_probe_target(int x)
 {
 	__asm__ __volatile__("" : : : "memory");
 	return x * 3 + 1;
@@ -62,7 +65,7 @@ __attribute__((noinline, used)) int fz_probe_target(int x)
  * Never called: uprobes at odd offsets inside it cannot break the
  * instructions the fuzzer runs.
  */
-__attribute__((noinline, used)) int fz_probe_never(int x)
+int fz_probe_never(int x)
 {
 	int i, r = x;
 
@@ -73,10 +76,20 @@ __attribute__((noinline, used)) int fz_probe_never(int x)
 }
 
 /* Execute breakpoints watch this one. */
-__attribute__((noinline, used)) int fz_bp_func(int x)
+int fz_bp_func(int x)
 {
 	__asm__ __volatile__("" : : : "memory");
 	return x + 1;
+}
+
+/*
+ * Call @fn through a pointer the compiler cannot see through: never
+ * inlined, the call goes to @fn's entry, where the probes are.
+ */
+static int fz_call_entry(int (*fn)(int), int x)
+{
+	__asm__ __volatile__("" : "+r" (fn));
+	return fn(x);
 }
 
 /*
@@ -160,14 +173,19 @@ int fz_work(int mode, int n)
 			sched_yield();
 		break;
 	case 4:
+		/* __atomic: each load and store is made, 8 bytes wide */
 		for (i = 0; i < n; i++) {
-			fz_target[i % FZ_TARGETS] += i;
-			ret += fz_target[(i * 7) % FZ_TARGETS] & 1;
+			__u64 *t = &fz_target[i % FZ_TARGETS];
+
+			__atomic_store_n(t, __atomic_load_n(t, __ATOMIC_RELAXED) + i,
+					 __ATOMIC_RELAXED);
+			t = &fz_target[(i * 7) % FZ_TARGETS];
+			ret += __atomic_load_n(t, __ATOMIC_RELAXED) & 1;
 		}
 		break;
 	case 5:
 		for (i = 0; i < n; i++)
-			ret += fz_probe_target(i);
+			ret += fz_call_entry(fz_probe_target, i);
 		break;
 	case 6:
 		if (pipe(fds))
@@ -184,7 +202,7 @@ int fz_work(int mode, int n)
 		break;
 	case 7:
 		for (i = 0; i < n; i++)
-			ret += fz_bp_func(i);
+			ret += fz_call_entry(fz_bp_func, i);
 		break;
 	case 8:
 		i = open("/proc/self/exe", O_RDONLY);
@@ -233,7 +251,7 @@ int fz_open(int *slot, struct perf_event_attr *attr, unsigned int alloc,
 	    unsigned int tail, long pid, int cpu, int group_fd,
 	    unsigned long flags)
 {
-	static __thread char buf[8192] __attribute__((aligned(8)));
+	static __thread alignas(8) char buf[8192];
 	struct perf_event_attr *p = NULL;
 	long ret;
 
@@ -350,7 +368,7 @@ int fz_aux(struct fz_map *aux, struct fz_map *rb, int fd,
 	   unsigned long pages, int where, int size_mode, int prot)
 {
 	long page = fz_page();
-	volatile __u64 off = (__u64)page * (1 + 8);
+	__u64 off = (__u64)page * (1 + 8);	/* __atomic: see FZ_GUARDED */
 
 	if (rb->page0 && rb->writable) {
 		struct perf_event_mmap_page *u = (void *)rb->page0;
@@ -358,19 +376,21 @@ int fz_aux(struct fz_map *aux, struct fz_map *rb, int fd,
 		FZ_GUARDED({
 			__u64 start = u->data_offset ? u->data_offset : (__u64)page;
 			__u64 size = u->data_size;
+			__u64 o = start + size;
 
-			off = start + size;
 			if (where == 1)
-				off = start;
+				o = start;
 			else if (where == 2)
-				off += pages * page;
+				o += pages * page;
 			else if (where == 3)
-				off += 1;
-			u->aux_offset = off;
+				o += 1;
+			__atomic_store_n(&off, o, __ATOMIC_RELAXED);
+			u->aux_offset = o;
 			u->aux_size = (pages - (size_mode && pages)) * page;
 		});
 	}
-	return fz_mmap(aux, fd, pages, prot, MAP_SHARED, off / page);
+	return fz_mmap(aux, fd, pages, prot, MAP_SHARED,
+		       __atomic_load_n(&off, __ATOMIC_RELAXED) / page);
 }
 
 /*
@@ -382,7 +402,7 @@ int fz_aux(struct fz_map *aux, struct fz_map *rb, int fd,
 int fz_ring(struct fz_map *m, int what, __u64 val)
 {
 	struct perf_event_mmap_page *u = (void *)m->page0;
-	volatile int ret = 0;
+	int ret = 0;	/* __atomic: see FZ_GUARDED */
 
 	if (!u)
 		return FZ_SKIP;
@@ -410,7 +430,7 @@ int fz_ring(struct fz_map *m, int what, __u64 val)
 				if (h.size < sizeof(h))
 					break;
 				tail += h.size;
-				ret++;
+				__atomic_add_fetch(&ret, 1, __ATOMIC_RELAXED);
 			}
 			break;
 		case 1:
@@ -443,8 +463,9 @@ int fz_ring(struct fz_map *m, int what, __u64 val)
 				}
 #endif
 				__atomic_thread_fence(__ATOMIC_ACQUIRE);
-			} while (u->lock != seq && ++ret < 100);
-			ret = (int)(sum & 1);
+			} while (u->lock != seq &&
+				 __atomic_add_fetch(&ret, 1, __ATOMIC_RELAXED) < 100);
+			__atomic_store_n(&ret, (int)(sum & 1), __ATOMIC_RELAXED);
 			break;
 		}
 		default:
@@ -461,7 +482,7 @@ int fz_ring(struct fz_map *m, int what, __u64 val)
 			break;
 		}
 	});
-	return ret;
+	return __atomic_load_n(&ret, __ATOMIC_RELAXED);
 }
 
 /*
@@ -578,8 +599,7 @@ void fz_buddy_start(void)
 /* What a child does, by @mode; it never outlives an alarm of 20 s. */
 void fz_child_work(int mode)
 {
-	char *argv[] = { "/proc/self/exe", "--fz-child", NULL, NULL };
-	char *envp[] = { NULL };
+	static char *const envp[] = { NULL };
 	char arg[16];
 	pid_t pid;
 
@@ -595,8 +615,9 @@ void fz_child_work(int mode)
 		break;
 	case 2:
 		snprintf(arg, sizeof(arg), "%d", 0);
-		argv[2] = arg;
-		execve("/proc/self/exe", argv, envp);
+		execve("/proc/self/exe",
+		       (char *[]){ "/proc/self/exe", "--fz-child", arg, NULL },
+		       envp);
 		break;
 	case 3:
 		for (;;)

@@ -31,6 +31,8 @@
 #include <sched.h>
 #include <setjmp.h>
 #include <signal.h>
+#include <stdalign.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,8 +74,11 @@ struct fz_map {
 	int writable;
 };
 
-/* Data breakpoints watch these; the workload reads and writes them. */
-extern volatile __u64 fz_target[FZ_TARGETS];
+/*
+ * Data breakpoints watch these; the workload reads and writes them, with
+ * __atomic builtins so that the compiler makes every access.
+ */
+extern __u64 fz_target[FZ_TARGETS];
 
 /* The buddy thread of this process: a target for pid = a thread. */
 extern pid_t fz_buddy;
@@ -154,6 +159,9 @@ static inline char *fz_scratch(void)
 /*
  * Run @code, which may touch a mapping that is no longer (or never was)
  * readable or writable: SIGSEGV, SIGBUS and SIGILL jump back out of it.
+ * A local variable that @code changes and that is read afterwards is
+ * only ever accessed with __atomic builtins: it then stays in memory and
+ * holds the last value stored, also after a jump out.
  */
 #define FZ_GUARDED(...)						\
 	do {								\
@@ -166,7 +174,7 @@ static inline char *fz_scratch(void)
 		fz_jmp = __old;						\
 	} while (0)
 
-extern volatile unsigned long fz_signals[65];
+extern atomic_ulong fz_signals[65];
 
 /* SIGTRAP (sigtrap events), SIGIO (O_ASYNC) and friends are counted. */
 static inline void fz_signals_init(void)

@@ -119,7 +119,6 @@ void account(struct worker *w, enum kind k, long ret, int err)
 	}
 }
 
-
 /* ---- arguments: a value and, when logging, its C text ----------------- */
 
 void arg_set(struct worker *w, struct arg *a, long v, const char *fmt, ...)
@@ -532,6 +531,7 @@ static void add_child(pid_t pid, int worker)
 	child_worker[nchildren] = worker;
 	children[nchildren++] = pid;
 }
+
 static long long t_start;
 
 static unsigned long total(enum kind k, int what)
@@ -637,9 +637,10 @@ static void final_report(int stuck)
 				printf("@@FUZZ odd-errno call=%s errno=%d (%s) count=%lu\n",
 				       kind_name[k], i, errno_name(i),
 				       sh->errnos[k][i]);
-	printf("@@FUZZ done ops=%lu opens_ok=%lu errors=%lu skipped=%lu sigtrap=%lu sigio=%lu seconds=%lld stuck=%d\n",
-	       all_done(), total(K_OPEN, 1), calls - ok - skipped, skipped,
-	       trap, sigio, (fz_now_ns() - t_start) / 1000000000LL, stuck);
+	printf("@@FUZZ done ops=%lu opens_ok=%lu errors=%lu skipped=%lu",
+	       all_done(), total(K_OPEN, 1), calls - ok - skipped, skipped);
+	printf(" sigtrap=%lu sigio=%lu seconds=%lld stuck=%d\n", trap, sigio,
+	       (fz_now_ns() - t_start) / 1000000000LL, stuck);
 	fflush(stdout);
 }
 
@@ -665,7 +666,7 @@ static void on_alarm(int sig)
 	_exit(0);
 }
 
-static void usage(void)
+static void print_usage(void)
 {
 	fprintf(stderr,
 		"usage: perf_fuzz [options]\n"
@@ -752,14 +753,14 @@ static void parse(int argc, char **argv)
 			opt.quiet = 1;
 			break;
 		default:
-			usage();
+			print_usage();
 		}
 	}
 	if (opt.procs < 0 || opt.threads < 0 ||
 	    opt.procs + opt.threads < 1 || opt.procs + opt.threads > MAX_WORKERS ||
 	    opt.seconds < 1 || opt.ops < 1 || opt.progress < 1 ||
 	    opt.only >= opt.procs + opt.threads)
-		usage();
+		print_usage();
 }
 
 static void open_log(void)
@@ -796,6 +797,28 @@ static void dry_run(void)
 	free(w);
 }
 
+/* How the process of @worker ended, if that was not the plan. */
+static void report_end(int worker, int status)
+{
+	if (WIFSIGNALED(status) && !sh->stop)
+		printf("@@FUZZ worker-process %d died: signal %d (during %s)\n",
+		       worker, WTERMSIG(status), kind_name[sh->w[worker].cur]);
+	else if (WIFEXITED(status) && WEXITSTATUS(status))
+		printf("@@FUZZ worker-process %d exited %d\n",
+		       worker, WEXITSTATUS(status));
+}
+
+/* Where the workers that have not finished are. */
+static void report_stuck(int nworkers)
+{
+	int i;
+
+	for (i = 0; i < nworkers; i++)
+		if (!sh->w[i].finished && (opt.only < 0 || opt.only == i))
+			printf("@@FUZZ stuck worker=%d in %s after %lu ops\n",
+			       i, kind_name[sh->w[i].cur], sh->w[i].done);
+}
+
 int main(int argc, char **argv)
 {
 	int nworkers, i, status, left, stuck = 0, quiet_rounds = 0;
@@ -823,11 +846,15 @@ int main(int argc, char **argv)
 	discover();
 	open_log();
 	t_start = fz_now_ns();
-	printf("@@FUZZ start seed=%llu workers=%d procs=%d threads=%d ops=%ld seconds=%d unpriv=%d hotplug=%d sysctl=%d only=%d dry_run=%d cpus=%d tracepoints=%d/%d pmus=%d kprobe=%d uprobe=%d\n",
-	       opt.seed, nworkers, opt.procs, opt.threads, opt.ops, opt.seconds,
-	       opt.unpriv, opt.hotplug, opt.sysctl, opt.only, opt.dry_run,
-	       sys_info.ncpus, sys_info.nhot, sys_info.ntp, sys_info.npmu, sys_info.kprobe >= 0,
-	       sys_info.uprobe >= 0);
+	/* one line, in three printf()s */
+	printf("@@FUZZ start seed=%llu workers=%d procs=%d threads=%d ops=%ld",
+	       opt.seed, nworkers, opt.procs, opt.threads, opt.ops);
+	printf(" seconds=%d unpriv=%d hotplug=%d sysctl=%d only=%d dry_run=%d",
+	       opt.seconds, opt.unpriv, opt.hotplug, opt.sysctl, opt.only,
+	       opt.dry_run);
+	printf(" cpus=%d tracepoints=%d/%d pmus=%d kprobe=%d uprobe=%d\n",
+	       sys_info.ncpus, sys_info.nhot, sys_info.ntp, sys_info.npmu,
+	       sys_info.kprobe >= 0, sys_info.uprobe >= 0);
 	if (opt.dry_run) {
 		dry_run();
 		final_report(0);
@@ -878,13 +905,7 @@ int main(int argc, char **argv)
 			for (i = 0; i < nchildren; i++) {
 				if (children[i] != pid)
 					continue;
-				if (WIFSIGNALED(status) && !sh->stop)
-					printf("@@FUZZ worker-process %d died: signal %d (during %s)\n",
-					       child_worker[i], WTERMSIG(status),
-					       kind_name[sh->w[child_worker[i]].cur]);
-				else if (WIFEXITED(status) && WEXITSTATUS(status))
-					printf("@@FUZZ worker-process %d exited %d\n",
-					       child_worker[i], WEXITSTATUS(status));
+				report_end(child_worker[i], status);
 				children[i] = -pid;	/* its group may live on */
 				left--;
 			}
@@ -900,12 +921,7 @@ int main(int argc, char **argv)
 			quiet_rounds = d == last_done ? quiet_rounds + 1 : 0;
 			last_done = d;
 			if (quiet_rounds == 3) {
-				for (i = 0; i < nworkers; i++)
-					if (!sh->w[i].finished &&
-					    (opt.only < 0 || opt.only == i))
-						printf("@@FUZZ stuck worker=%d in %s after %lu ops\n",
-						       i, kind_name[sh->w[i].cur],
-						       sh->w[i].done);
+				report_stuck(nworkers);
 				stuck = 1;
 			}
 		}
