@@ -88,6 +88,9 @@ for p in "${series[@]}"; do
 	# checkpatch, from the pristine tree
 	(cd "$pristine" && perl scripts/checkpatch.pl --strict --show-types "$p") \
 		> "$res/$tag.checkpatch.txt" 2>&1
+	# checkpatch leaves a CamelCase cache in the tree it runs from: keep
+	# the pristine tree (whose files every other tree links to) pristine
+	rm -f "$pristine"/.checkpatch-camelcase.*
 	read -r e w c < <(sed -n 's/^total: \([0-9]*\) errors, \([0-9]*\) warnings, \([0-9]*\) checks.*/\1 \2 \3/p' \
 		"$res/$tag.checkpatch.txt" | tail -n 1)
 	e=${e:-?} w=${w:-?} c=${c:-?}
