@@ -4,9 +4,10 @@
 #
 # The guest runs (name, plan, icount):
 #   TREE-x86_64        selftests, mainline-selftests, perf sessions, perf test
-#   TREE-arm64         selftests, mainline-selftests, perf sessions
-#   TREE-arm64-icount  selftests, under -icount shift=0, which gives QEMU's
-#                      PMUv3 its exact instructions event
+#   TREE-arm64         selftests, mainline-selftests, perf sessions,
+#                      perf-hw (perf on the PMUv3: cycles)
+#   TREE-arm64-icount  selftests, perf-hw, under -icount shift=0, which
+#                      gives QEMU's PMUv3 its exact instructions event
 #   TREE-x86_64-debug  selftests, mainline-selftests on the debug config
 #   TREE-arm64-debug   selftests on the debug config (KASAN, lockdep, ...)
 # Correctness runs go without icount: under it, SMP guests stall (RCU stall
@@ -48,8 +49,8 @@ guest() {
 	IFS=- read -r tree arch variant <<<"$run"
 	case $arch${variant:+-$variant} in
 	x86_64) plan=selftests,mainline-selftests,perf,perf-test icount=0 timeout=2400 ;;
-	arm64) plan=selftests,mainline-selftests,perf icount=0 timeout=1800 ;;
-	arm64-icount) plan=selftests icount=1 timeout=1200 ;;
+	arm64) plan=selftests,mainline-selftests,perf,perf-hw icount=0 timeout=1800 ;;
+	arm64-icount) plan=selftests,perf-hw icount=1 timeout=1500 ;;
 	arm64-debug) plan=selftests icount=0 timeout=2400 ;;
 	*) plan=selftests,mainline-selftests icount=0 timeout=1800 ;;
 	esac

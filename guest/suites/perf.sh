@@ -14,14 +14,8 @@ result() { # result OK|FAIL name detail
 cd /tmp || exit 1
 echo "@@PROG perf begin"
 echo "TAP version 13"
-echo "1..6"
+echo "1..4"
 hot=/harness/bin/hotloop
-# A CPU PMU with hardware events: "cpu" (x86), armv8_pmuv3* (arm64).
-hwpmu=$(ls -d /sys/bus/event_source/devices/cpu /sys/bus/event_source/devices/armv8_pmuv3* 2>/dev/null | head -n 1)
-skip() { # skip name reason
-	n=$((n + 1))
-	echo "ok $n $1 # SKIP $2"
-}
 
 # 1. perf stat: software counters give plausible counts.
 out=$(timeout 120 perf stat -x, -e task-clock,context-switches,cpu-migrations,page-faults -- $hot 2>&1)
@@ -72,38 +66,5 @@ else
 	echo "$scr" | grep PERF_RECORD | head -n 5 | sed 's/^/# /'
 	sed 's/^/# /' sb.err
 	result FAIL perf_record_sideband "COMM/MMAP/EXIT records missing"
-fi
-# 5. perf stat of hardware events: hotloop's hot loop alone retires
-# several instructions per iteration, 20M iterations by default.
-if [ -z "$hwpmu" ]; then
-	skip perf_stat_hardware "no hardware PMU"
-else
-	out=$(timeout 120 perf stat -x, -e instructions:u,cycles:u -- $hot 2>&1)
-	echo "$out" | sed 's/^/# /'
-	ins=$(echo "$out" | awk -F, '$3 ~ /^instructions/ {print int($1)}')
-	cyc=$(echo "$out" | awk -F, '$3 ~ /^cycles/ {print int($1)}')
-	if [ "${ins:-0}" -ge 60000000 ] && [ "${cyc:-0}" -gt 0 ]; then
-		result OK perf_stat_hardware
-	else
-		result FAIL perf_stat_hardware "instructions=$ins cycles=$cyc"
-	fi
-fi
-
-# 6. perf record -e instructions + report: sampling on the hardware
-# PMU's overflow interrupt puts the hot function on top.
-if [ -z "$hwpmu" ]; then
-	skip perf_record_instructions_hot_function "no hardware PMU"
-else
-	rm -f ins.data
-	timeout 180 perf record -q -e instructions:u -c 100000 -o ins.data -- $hot > /dev/null 2>ins.err
-	rep=$(timeout 120 perf report -i ins.data --stdio --sort symbol 2>&1)
-	echo "$rep" | grep -v '^#' | grep -v '^$' | head -n 5 | sed 's/^/# /'
-	top=$(echo "$rep" | grep -v '^#' | grep -v '^$' | head -n 1)
-	if echo "$top" | grep -q hot_function; then
-		result OK perf_record_instructions_hot_function
-	else
-		sed 's/^/# /' ins.err
-		result FAIL perf_record_instructions_hot_function "top entry: $top"
-	fi
 fi
 echo "@@PROG perf end rc=$fails"
