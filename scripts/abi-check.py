@@ -39,6 +39,13 @@ diagnostics and comment checks); --dump DIR writes every fact measured;
 mainline's header, in ways that do and do not change the ABI, and checks
 that exactly the former are reported.
 
+Names mainline added after 6.12 (config4, the deferred callchain bits and
+record, mem_region, ...) are listed in NEWER_FACTS with the values mainline's
+newest header gives them.  By default a difference from 6.12 is allowed only
+where it comes from one of those names, and each of those values is checked
+in our header (bit positions on little-endian targets only); --strict counts
+them as differences (6.12 exactly), --newest checks only those values.
+
 Exit status: 0 no difference, 1 differences, 2 the check could not run.
 """
 
@@ -549,7 +556,7 @@ class Plan:
         self.kinds[key] = kind
 
 
-def constant_macros(inv, all_macro_names, target, header, work, tag):
+def constant_macros(inv, target, header, work, tag):
     """Object-like macros and function-like invocations that are integer
     constant expressions; the rest are compared by their expansion."""
     exprs = []
@@ -563,7 +570,7 @@ def constant_macros(inv, all_macro_names, target, header, work, tag):
                 raise CheckError("function-like macro %s(%s): abi-check.py has no "
                                  "arguments to evaluate it with; add it to RECIPES"
                                  % (name, ", ".join(params)))
-            for args in recipe(all_macro_names):
+            for args in recipe(inv.macros):
                 exprs.append(("%s(%s)" % (name, ", ".join(args)), "%s(%s)" % (name, ", ".join(args))))
     ok = {}
     pending = list(exprs)
@@ -829,6 +836,106 @@ def file_facts(header):
 
 
 # ---------------------------------------------------------------------------
+# What mainline added after 6.12
+# ---------------------------------------------------------------------------
+
+# Our header also carries names that mainline added after 6.12.  Their
+# values are facts, read from the newest mainline UAPI header, and written
+# here so that the check needs no copy of it: the fact key as measured on a
+# little-endian target, and the value mainline gives it.  A difference from
+# 6.12 is allowed only where it comes from one of these names.
+NEWER_FACTS = {
+    # 6.19: config4, and the deferred user callchain bits
+    "macro PERF_ATTR_SIZE_VER9: value": "144",
+    "struct perf_event_attr: sizeof": "144",
+    "member struct perf_event_attr.config4: offset": "136",
+    "member struct perf_event_attr.config4: sizeof": "8",
+    "member struct perf_event_attr.defer_callchain: bit offset": "358",
+    "member struct perf_event_attr.defer_callchain: bit width": "1",
+    "member struct perf_event_attr.defer_output: bit offset": "359",
+    "member struct perf_event_attr.defer_output: bit width": "1",
+    "member struct perf_event_attr.__reserved_1: bit offset": "360",
+    "member struct perf_event_attr.__reserved_1: bit width": "24",
+    "enum constant PERF_RECORD_CALLCHAIN_DEFERRED: value": "22",
+    "enum constant PERF_RECORD_MAX: value": "23",
+    "enum constant PERF_CONTEXT_USER_DEFERRED: value": str(2**64 - 640),
+    # 7.0: the memory region of a data source, and level L0
+    "macro PERF_MEM_LVLNUM_L0: value": "7",
+    "macro PERF_MEM_REGION_SHIFT: value": "46",
+    "member union perf_mem_data_src.mem_region: bit offset": "46",
+    "member union perf_mem_data_src.mem_region: bit width": "5",
+    "member union perf_mem_data_src.mem_rsvd: bit offset": "51",
+    "member union perf_mem_data_src.mem_rsvd: bit width": "13",
+}
+NEWER_FACTS.update({
+    "macro PERF_MEM_REGION_%s: value" % n: str(v) for v, n in enumerate(
+        ["NA", "RSVD", "L_SHARE", "L_NON_SHARE", "O_IO", "O_SHARE", "O_NON_SHARE",
+         "MMIO", "MEM0", "MEM1", "MEM2", "MEM3", "MEM4", "MEM5", "MEM6", "MEM7"])
+})
+
+# The names those facts are about.
+NEWER_NAMES = {k.split(":", 1)[0] for k in NEWER_FACTS} - {
+    "struct perf_event_attr", "member struct perf_event_attr.__reserved_1",
+    "member union perf_mem_data_src.mem_rsvd", "enum constant PERF_RECORD_MAX"}
+
+# Facts of 6.12 names that change with them: lists that gain the new names,
+# and the values NEWER_FACTS gives (bit positions differ on big-endian
+# targets, where only the change itself is allowed).
+NEWER_LISTS = ("struct perf_event_attr: members in order",
+               "union perf_mem_data_src: members in order",
+               "enum perf_event_type: constants",
+               "enum perf_callchain_context: constants")
+
+
+def newer_name(key):
+    """Is the fact key about a name mainline added after 6.12?"""
+    name = key.split(":", 1)[0]
+    m = re.match(r"macro PERF_MEM_S\((\w+), (\w+)\)$", name)
+    if m:
+        name = "macro PERF_MEM_%s_%s" % m.groups()
+    return name in NEWER_NAMES
+
+
+def newer_explains(diff, facts_a, facts_b):
+    """Is one line of Report.compare() a change mainline made after 6.12?"""
+    m = re.match(r"only in ours: (.*)$", diff)
+    if m:
+        return m.group(1) in NEWER_NAMES
+    m = re.match(r"(.*): measured only for ours \(", diff)
+    if m:
+        return newer_name(m.group(1))
+    m = re.match(r"(.*): mainline .*, ours .*$", diff)
+    if not m:
+        return False
+    key = m.group(1)
+    if key in NEWER_LISTS:
+        drop = {n.rsplit(" ", 1)[-1].rsplit(".", 1)[-1] for n in NEWER_NAMES}
+        kept = [w for w in re.split(r"(\W+)", facts_b[key]) if w not in drop]
+        return re.sub(r"\s+", " ", "".join(kept)).strip() == \
+            re.sub(r"\s+", " ", facts_a[key]).strip()
+    return key in NEWER_FACTS
+
+
+def check_newer_facts(label, facts, little, report):
+    """Our header against the values NEWER_FACTS gives."""
+    diffs = []
+    keys = [k for k in sorted(NEWER_FACTS) if little or " bit offset" not in k]
+    for key in keys:
+        want = NEWER_FACTS[key]
+        got = facts.get(key)
+        if got != want:
+            diffs.append("%s: newest mainline %s, ours %s" % (key, want, got))
+    if not report.quiet:
+        for d in diffs:
+            print("  %s: %s" % (label, d))
+        print("abi-check: %d values of newer mainline compared, %d differences (%s)" %
+              (len(keys), len(diffs), label))
+    report.total_values += len(keys)
+    report.total_diffs += len(diffs)
+    return diffs
+
+
+# ---------------------------------------------------------------------------
 # Comparing
 # ---------------------------------------------------------------------------
 
@@ -841,7 +948,9 @@ class Report:
         self.total_values = 0
         self.total_diffs = 0
 
-    def compare(self, label, names_a, names_b, facts_a, facts_b):
+    def compare(self, label, names_a, names_b, facts_a, facts_b, strict=False):
+        """Mainline's names and facts (a) against ours (b).  Unless strict,
+        the changes mainline made after 6.12 (NEWER_FACTS) are not counted."""
         diffs = []
         missing = set()
         for n in sorted(names_a - names_b):
@@ -860,28 +969,37 @@ class Report:
         for k in sorted(common):
             if facts_a[k] != facts_b[k]:
                 diffs.append("%s: mainline %s, ours %s" % (k, facts_a[k], facts_b[k]))
+        newer = 0
+        if not strict:
+            kept = [d for d in diffs if not newer_explains(d, facts_a, facts_b)]
+            newer = len(diffs) - len(kept)
+            diffs = kept
         names = len(names_a | names_b)
         if not self.quiet:
             for d in diffs:
                 print("  %s: %s" % (label, d))
-            print("abi-check: %d names, %d values compared, %d differences (%s)" %
-                  (names, len(common), len(diffs), label))
+            print("abi-check: %d names, %d values compared, %d differences (%s)%s" %
+                  (names, len(common), len(diffs), label,
+                   "; %d more are mainline's after 6.12" % newer if newer else ""))
         self.total_names = max(self.total_names, names)
         self.total_values += len(common)
         self.total_diffs += len(diffs)
         return diffs
 
 
-def check_target(target, headers, work, report):
+def check_target(target, headers, work, report, mode="default"):
+    """Compare the headers on one target.  mode "default": ours against 6.12
+    with mainline's later changes allowed, and those changes checked against
+    NEWER_FACTS; "strict": ours against 6.12 exactly; "newest": only the
+    NEWER_FACTS check."""
     invs = {}
     for tag, h in headers.items():
         invs[tag] = inventory(h, target, work, tag)
-    all_macros = set(invs["mainline"].macros) | set(invs["ours"].macros)
     end = endianness(target, work)
     results = {}
     for tag, h in headers.items():
         inv = invs[tag]
-        consts, not_const = constant_macros(inv, all_macros, target, h, work, tag)
+        consts, not_const = constant_macros(inv, target, h, work, tag)
         plan = build_plan(inv, consts)
         facts = declared_facts(inv)
         facts.update(file_facts(h))
@@ -912,8 +1030,15 @@ def check_target(target, headers, work, report):
             with open(os.path.join(report.dump, "%s-%s.facts" % (tag, target.name)), "w") as f:
                 for k in sorted(results[tag][0]):
                     f.write("%s = %s\n" % (k, results[tag][0][k]))
-    return report.compare(label, names_of(invs["mainline"]), names_of(invs["ours"]),
-                          results["mainline"][0], results["ours"][0])
+    diffs = []
+    if mode != "newest":
+        diffs += report.compare(label, names_of(invs["mainline"]), names_of(invs["ours"]),
+                                results["mainline"][0], results["ours"][0],
+                                strict=(mode == "strict"))
+    if mode != "strict":
+        little = not target.name.endswith(("-be", "-be-shim"))
+        diffs += check_newer_facts(label, results["ours"][0], little, report)
+    return diffs
 
 
 # ---------------------------------------------------------------------------
@@ -934,7 +1059,7 @@ def diagnostics(cmd, header, work, tag, lang):
     return p.returncode, msgs
 
 
-def check_diagnostics(headers, work, report):
+def check_diagnostics(headers, work, report, strict=False):
     configs = [
         ("c89 -pedantic", ["gcc", "-std=c89", "-pedantic", "-Wall", "-Wextra"], "c"),
         ("c99 -pedantic", ["gcc", "-std=c99", "-pedantic", "-Wall", "-Wextra"], "c"),
@@ -953,6 +1078,14 @@ def check_diagnostics(headers, work, report):
         rc_m, m = diagnostics(cmd, headers["mainline"], work, "mainline", lang)
         rc_o, o = diagnostics(cmd, headers["ours"], work, "ours", lang)
         extra = sorted(o - m)
+        if not strict:
+            # the warnings mainline gives its own bitfields, for the new ones
+            shape = {re.sub(r"‘\w+’", "‘’", x) for x in m}
+            newer = {n.rsplit(".", 1)[-1] for n in NEWER_NAMES if n.startswith("member ")}
+            extra = [e for e in extra
+                     if not (re.search(r"‘(\w+)’", e) and
+                             re.search(r"‘(\w+)’", e).group(1) in newer and
+                             re.sub(r"‘\w+’", "‘’", e) in shape)]
         for e in extra:
             print("  diagnostics (%s): only ours: %s" % (label, e))
         if rc_o != 0 and rc_m == 0:
@@ -1054,7 +1187,8 @@ def self_test(mainline, work, wanted):
         for t in targets:
             rep_ = Report(False, quiet=True)
             try:
-                if check_target(t, {"mainline": mainline, "ours": path}, d, rep_):
+                if check_target(t, {"mainline": mainline, "ours": path}, d, rep_,
+                                mode="strict"):
                     seen.add(t.name)
             except CheckError:
                 if t.name == "i386":
@@ -1082,6 +1216,10 @@ def main():
     ap.add_argument("--self-test", action="store_true", help="alter copies of mainline's "
                     "header in ways that do and do not change the ABI, and check that "
                     "exactly the former are reported")
+    ap.add_argument("--strict", action="store_true", help="6.12's ABI exactly: count "
+                    "the names and values mainline added later as differences too")
+    ap.add_argument("--newest", action="store_true", help="only compare the names mainline "
+                    "added after 6.12 with the values its newest header gives them")
     ap.add_argument("-v", "--verbose", action="store_true")
     args = ap.parse_args()
     headers = {"mainline": args.mainline, "ours": args.ours}
@@ -1103,7 +1241,8 @@ def main():
             return self_test(headers["mainline"], work, args.targets)
         for target in make_targets(work, args.targets):
             try:
-                check_target(target, headers, work, report)
+                check_target(target, headers, work, report,
+                             "strict" if args.strict else "newest" if args.newest else "default")
             except CheckError as e:
                 if target.name == "i386" and not args.targets:
                     print("abi-check: i386 skipped (gcc -m32 cannot compile here)")
@@ -1111,10 +1250,10 @@ def main():
                         print(str(e))
                     continue
                 raise
-        if not args.targets:
+        if not args.targets and not args.newest:
             if not shutil.which(CROSS):
                 print("abi-check: arm64 skipped: no %s" % CROSS)
-            check_diagnostics(headers, work, report)
+            check_diagnostics(headers, work, report, args.strict)
             check_comments(headers, report)
     except CheckError as e:
         print("abi-check: could not check: %s" % e)

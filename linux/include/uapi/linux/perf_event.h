@@ -343,6 +343,7 @@ enum {
 #define PERF_ATTR_SIZE_VER6	120	/* aux_sample_size */
 #define PERF_ATTR_SIZE_VER7	128	/* sig_data */
 #define PERF_ATTR_SIZE_VER8	136	/* config3 */
+#define PERF_ATTR_SIZE_VER9	144	/* config4 */
 
 struct perf_event_attr {
 	__u32	type;		/* enum perf_type_id or a PMU's own type */
@@ -395,7 +396,9 @@ struct perf_event_attr {
 	__u64	inherit_thread	:  1;	/* 35 inherit on CLONE_THREAD only */
 	__u64	remove_on_exec	:  1;	/* 36 drop the event at exec() */
 	__u64	sigtrap		:  1;	/* 37 SIGTRAP on each overflow */
-	__u64	__reserved_1	: 26;	/* 38-63 must be zero */
+	__u64	defer_callchain	:  1;	/* 38 user frames unwound on return to user */
+	__u64	defer_output	:  1;	/* 39 CALLCHAIN_DEFERRED records here */
+	__u64	__reserved_1	: 24;	/* 40-63 must be zero */
 
 	union {			/* when to wake poll()ers (see watermark) */
 		__u32	wakeup_events;		/* after N records */
@@ -442,6 +445,7 @@ struct perf_event_attr {
 	__u64	sig_data;
 
 	__u64	config3;	/* yet more selector bits */
+	__u64	config4;	/* and more again */
 };
 
 /* ====================================================================
@@ -748,6 +752,12 @@ enum perf_event_type {
 	 */
 	PERF_RECORD_AUX_OUTPUT_HW_ID	= 21,
 
+	/* The user frames of samples that carried PERF_CONTEXT_USER_DEFERRED
+	 * and this cookie in their callchain (attr.defer_callchain):
+	 * u64 cookie; u64 nr; u64 ips[nr]; sample_id
+	 */
+	PERF_RECORD_CALLCHAIN_DEFERRED	= 22,
+
 	PERF_RECORD_MAX
 };
 
@@ -799,6 +809,7 @@ enum perf_callchain_context {
 	PERF_CONTEXT_HV			= (__u64)-32,
 	PERF_CONTEXT_KERNEL		= (__u64)-128,
 	PERF_CONTEXT_USER		= (__u64)-512,
+	PERF_CONTEXT_USER_DEFERRED	= (__u64)-640,	/* then a cookie */
 
 	PERF_CONTEXT_GUEST		= (__u64)-2048,
 	PERF_CONTEXT_GUEST_KERNEL	= (__u64)-2176,
@@ -827,9 +838,11 @@ union perf_mem_data_src {
 		__u64	mem_snoopx	:  2;	/* PERF_MEM_SNOOPX_* */
 		__u64	mem_blk		:  3;	/* PERF_MEM_BLK_* */
 		__u64	mem_hops	:  3;	/* PERF_MEM_HOPS_* */
-		__u64	mem_rsvd	: 18;
+		__u64	mem_region	:  5;	/* PERF_MEM_REGION_* */
+		__u64	mem_rsvd	: 13;
 #elif defined(__BIG_ENDIAN_BITFIELD)
-		__u64	mem_rsvd	: 18;
+		__u64	mem_rsvd	: 13;
+		__u64	mem_region	:  5;
 		__u64	mem_hops	:  3;
 		__u64	mem_blk		:  3;
 		__u64	mem_snoopx	:  2;
@@ -905,6 +918,7 @@ union perf_mem_data_src {
 #define PERF_MEM_LVLNUM_L4		0x04
 #define PERF_MEM_LVLNUM_L2_MHB		0x05	/* MHB behind the L2 */
 #define PERF_MEM_LVLNUM_MSC		0x06	/* memory-side cache */
+#define PERF_MEM_LVLNUM_L0		0x07
 #define PERF_MEM_LVLNUM_UNC		0x08	/* uncached */
 #define PERF_MEM_LVLNUM_CXL		0x09	/* CXL memory */
 #define PERF_MEM_LVLNUM_IO		0x0a
@@ -936,6 +950,25 @@ union perf_mem_data_src {
 #define PERF_MEM_HOPS_2		0x03	/* other socket, this board */
 #define PERF_MEM_HOPS_3		0x04	/* other board */
 #define PERF_MEM_HOPS_SHIFT	43
+
+/* mem_region, bits 46-50: where the line lives; CA = coherence agent */
+#define PERF_MEM_REGION_NA		0x00	/* not known */
+#define PERF_MEM_REGION_RSVD		0x01
+#define PERF_MEM_REGION_L_SHARE		0x02	/* this CA, a shared cache */
+#define PERF_MEM_REGION_L_NON_SHARE	0x03	/* this CA, a private cache */
+#define PERF_MEM_REGION_O_IO		0x04	/* another CA, I/O agent */
+#define PERF_MEM_REGION_O_SHARE		0x05	/* another CA, a shared cache */
+#define PERF_MEM_REGION_O_NON_SHARE	0x06	/* another CA, a private cache */
+#define PERF_MEM_REGION_MMIO		0x07
+#define PERF_MEM_REGION_MEM0		0x08	/* memory regions 0 to 7 */
+#define PERF_MEM_REGION_MEM1		0x09
+#define PERF_MEM_REGION_MEM2		0x0a
+#define PERF_MEM_REGION_MEM3		0x0b
+#define PERF_MEM_REGION_MEM4		0x0c
+#define PERF_MEM_REGION_MEM5		0x0d
+#define PERF_MEM_REGION_MEM6		0x0e
+#define PERF_MEM_REGION_MEM7		0x0f
+#define PERF_MEM_REGION_SHIFT		46
 
 /* PERF_MEM_S(LVL, HIT): the value PERF_MEM_LVL_HIT placed in mem_lvl. */
 #define PERF_MEM_S(a, s) \

@@ -387,6 +387,8 @@ static void gen_flags_wild(struct worker *w, struct perf_event_attr *a)
 	a->sigtrap = chance(w, 6);
 	if (a->sigtrap && chance(w, 85))
 		a->remove_on_exec = 1;
+	a->defer_callchain = chance(w, 2);
+	a->defer_output = chance(w, 2);
 	if (chance(w, 1))
 		a->__reserved_1 = rnd64(w);
 }
@@ -464,6 +466,8 @@ static void gen_sampling_wild(struct worker *w, struct perf_event_attr *a)
 		a->sig_data = rnd_edge(w);
 	if (chance(w, 4))
 		a->config3 = rnd_edge(w);
+	if (chance(w, 2))
+		a->config4 = rnd_edge(w);
 }
 
 static void gen_size(struct worker *w, struct gattr *g)
@@ -472,6 +476,7 @@ static void gen_size(struct worker *w, struct gattr *g)
 		PERF_ATTR_SIZE_VER0, PERF_ATTR_SIZE_VER1, PERF_ATTR_SIZE_VER2,
 		PERF_ATTR_SIZE_VER3, PERF_ATTR_SIZE_VER4, PERF_ATTR_SIZE_VER5,
 		PERF_ATTR_SIZE_VER6, PERF_ATTR_SIZE_VER7, PERF_ATTR_SIZE_VER8,
+		PERF_ATTR_SIZE_VER9,
 	};
 	static const __u32 bad[] = { 0, 0, 1, 32, 63, 65, 4097, 8192, ~0U };
 	unsigned int r = rnd(w, 100);
@@ -542,7 +547,8 @@ void lg_attr(struct worker *w, const struct gattr *g)
 	F(exclude_callchain_user); F(mmap2); F(comm_exec); F(use_clockid);
 	F(context_switch); F(write_backward); F(namespaces); F(ksymbol);
 	F(bpf_event); F(aux_output); F(cgroup); F(text_poke); F(build_id);
-	F(inherit_thread); F(remove_on_exec); F(sigtrap); F(__reserved_1);
+	F(inherit_thread); F(remove_on_exec); F(sigtrap); F(defer_callchain);
+	F(defer_output); F(__reserved_1);
 	F(wakeup_events); F(bp_type);
 	if (g->c1[0])
 		lg(w, " .config1 = %s,", g->c1);
@@ -557,7 +563,7 @@ void lg_attr(struct worker *w, const struct gattr *g)
 		lg(w, " .clockid = %d,", a->clockid);
 	F(sample_regs_intr); F(aux_watermark); F(sample_max_stack);
 	F(__reserved_2); F(aux_sample_size); F(aux_action); F(sig_data);
-	F(config3);
+	F(config3); F(config4);
 #undef F
 	lg(w, " }");
 }
