@@ -126,13 +126,16 @@ static short poll_now(int fd, short events)
  * A pinned event that cannot get a counter goes into the error state for
  * good (until enabled again): poll() says EPOLLHUP, nothing more will come,
  * and read() returns end of file.  Pinned cycles events are opened on this
- * task until one does not fit; needs a hardware PMU.
+ * task until one does not fit; needs a hardware PMU.  The event has a ring
+ * buffer: without one, poll() gives EPOLLHUP in any state.
  */
 TEST(pinned_error_state_polls_hup)
 {
+	long page = sysconf(_SC_PAGESIZE);
 	struct perf_event_attr attr;
 	int fd[MAX_PINNED], n, i, err = -1;
 	__u64 v[3];
+	void *m, *m0;
 
 	memset(&attr, 0, sizeof(attr));
 	attr.size = sizeof(attr);
@@ -157,8 +160,16 @@ TEST(pinned_error_state_polls_hup)
 	ASSERT_GE(err, 0) TH_LOG("%d pinned cycles events all fit", n);
 	TH_LOG("pinned cycles event %d is in the error state", n);
 
+	m = mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_SHARED, err, 0);
+	ASSERT_NE(MAP_FAILED, m);
+	m0 = mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_SHARED, fd[0], 0);
+	ASSERT_NE(MAP_FAILED, m0);
+	/* a running one with a buffer and nothing to read: no events */
+	EXPECT_EQ(0, poll_now(fd[0], POLLIN));
 	EXPECT_EQ(POLLHUP, poll_now(err, POLLIN) & (POLLHUP | POLLERR));
 	EXPECT_EQ(0, read(err, v, sizeof(v)));
+	munmap(m0, page);
+	munmap(m, page);
 	for (i = 0; i < n; i++)
 		close(fd[i]);
 }
