@@ -272,7 +272,7 @@ TEST(data_page_write_sigbus)
 	struct perf_event_mmap_page *up;
 	struct perf_event_attr attr;
 	struct sigaction sa = { .sa_handler = on_sigbus }, old;
-	volatile char *data;
+	char *data;
 	int fd, bus;
 
 	sw_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS);
@@ -285,16 +285,16 @@ TEST(data_page_write_sigbus)
 	ASSERT_NE(MAP_FAILED, up);
 
 	up->data_tail = 0;
-	data = (volatile char *)up + page;
-	EXPECT_EQ(0, data[0]);
+	data = (char *)up + page;
+	EXPECT_EQ(0, __atomic_load_n(data, __ATOMIC_RELAXED));
 
 	ASSERT_EQ(0, sigaction(SIGBUS, &sa, &old));
 	bus = sigsetjmp(bus_jmp, 1);
 	if (!bus)
-		data[0] = 1;
+		__atomic_store_n(data, 1, __ATOMIC_RELAXED);
 	sigaction(SIGBUS, &old, NULL);
 	EXPECT_EQ(1, bus);
-	EXPECT_EQ(0, data[0]);
+	EXPECT_EQ(0, __atomic_load_n(data, __ATOMIC_RELAXED));
 
 	munmap(up, len);
 	close(fd);
