@@ -1,16 +1,6 @@
 #!/bin/bash
 # Real perf sessions, each checked for a sane result (TAP).
-n=0
-fails=0
-result() { # result OK|FAIL name detail
-	n=$((n + 1))
-	if [ "$1" = OK ]; then
-		echo "ok $n $2"
-	else
-		echo "not ok $n $2 # $3"
-		fails=$((fails + 1))
-	fi
-}
+. "$(dirname "$0")/tap.sh"
 cd /tmp || exit 1
 echo "@@PROG perf begin"
 echo "TAP version 13"

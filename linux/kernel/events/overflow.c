@@ -114,9 +114,15 @@ int perf_event_account_interrupt(struct perf_event *event)
 
 /*
  * Running average, per CPU, of how long PMU interrupt handlers take, in
- * nanoseconds scaled by PERF_TOOK_SCALE.
+ * nanoseconds scaled by 2^PERF_TOOK_SHIFT; a new report weighs 1/128.
+ * A handler now and then stretched to milliseconds (the host preempted an
+ * emulated CPU, a long interrupt came in between) must not lower the rate
+ * by itself, so no report counts for more than PERF_TOOK_CAP times what is
+ * allowed: the average passes the allowance only after dozens of slow
+ * handlers in a row, and each lowering is a bounded step.
  */
-#define PERF_TOOK_SHIFT		3	/* weight of a new report: 1/8 */
+#define PERF_TOOK_SHIFT		7
+#define PERF_TOOK_CAP		2
 static DEFINE_PER_CPU(u64, perf_took_avg);
 
 static void perf_lower_rate_work_fn(struct irq_work *work)
@@ -143,6 +149,7 @@ void perf_sample_event_took(u64 sample_len_ns)
 
 	if (!allowed)
 		return;
+	sample_len_ns = min(sample_len_ns, PERF_TOOK_CAP * allowed);
 	avg = __this_cpu_read(perf_took_avg);
 	avg = avg - (avg >> PERF_TOOK_SHIFT) + sample_len_ns;
 	__this_cpu_write(perf_took_avg, avg);
