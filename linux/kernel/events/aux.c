@@ -318,7 +318,6 @@ int perf_aux_mmap(struct perf_event *event, struct vm_area_struct *vma)
 	rcu_assign_pointer(rb->aux, aux);
 mapped:
 	atomic_inc(&event->mmap_count);
-	rb_map_pages(vma, aux->pages, aux->nr_pages);
 	err = 0;
 unlock:
 	mutex_unlock(&rb->aux_mutex);

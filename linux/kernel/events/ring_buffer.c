@@ -862,7 +862,9 @@ static void perf_mmap_close(struct vm_area_struct *vma)
  * read-only, as the fault handler's would: the first write to the control
  * page goes through perf_mmap_mkwrite() and a write to any other page gets
  * SIGBUS.  A page that cannot be inserted (no memory for a page table) is
- * left to the fault handler, so this cannot fail.
+ * left to the fault handler, so this cannot fail.  AUX areas, which can be
+ * many times larger and are read by tools at their own pace, still come
+ * in at first touch.
  */
 void rb_map_pages(struct vm_area_struct *vma, void **pages, unsigned long nr)
 {
@@ -876,6 +878,8 @@ void rb_map_pages(struct vm_area_struct *vma, void **pages, unsigned long nr)
 		if (vm_insert_page(vma, vma->vm_start + i * PAGE_SIZE,
 				   virt_to_page(pages[i])))
 			break;
+		if (!(i & 255))
+			cond_resched();
 	}
 	vma->vm_page_prot = prot;
 }
