@@ -3,9 +3,8 @@
  * The mmap()ed ring buffer of perf events.
  *
  * A buffer is one control page (struct perf_event_mmap_page) followed by
- * 2^n data pages, each allocated on its own and put into the user's
- * mapping by mmap() itself (rb_map_pages(); the fault handler below
- * covers what that could not insert).  The kernel appends records at data_head, the
+ * 2^n data pages, each allocated on its own and mapped into user space by
+ * the fault handler below.  The kernel appends records at data_head, the
  * reader consumes them up to data_tail, both free-running byte counters
  * that are reduced modulo the data size only to find a page.
  *
@@ -851,39 +850,6 @@ static void perf_mmap_close(struct vm_area_struct *vma)
 	rb_put(rb);
 }
 
-/**
- * rb_map_pages - put a buffer's pages in a new mapping at mmap() time
- * @vma: the mapping, not yet visible to other threads (mmap_lock held)
- * @pages: kernel addresses of its pages, from the first one mapped
- * @nr: how many
- *
- * Readers look at the control page and the data right after mmap(); the
- * pages are there then instead of coming one fault at a time.  They go in
- * read-only, as the fault handler's would: the first write to the control
- * page goes through perf_mmap_mkwrite() and a write to any other page gets
- * SIGBUS.  A page that cannot be inserted (no memory for a page table) is
- * left to the fault handler, so this cannot fail.  AUX areas, which can be
- * many times larger and are read by tools at their own pace, still come
- * in at first touch.
- */
-void rb_map_pages(struct vm_area_struct *vma, void **pages, unsigned long nr)
-{
-	pgprot_t prot = vma->vm_page_prot;
-	unsigned long i;
-
-	mmap_assert_write_locked(vma->vm_mm);
-
-	vma->vm_page_prot = vm_get_page_prot(vma->vm_flags & ~VM_WRITE);
-	for (i = 0; i < nr; i++) {
-		if (vm_insert_page(vma, vma->vm_start + i * PAGE_SIZE,
-				   virt_to_page(pages[i])))
-			break;
-		if (!(i & 255))
-			cond_resched();
-	}
-	vma->vm_page_prot = prot;
-}
-
 /* A mapping holds references that do not split: refuse partial munmap. */
 static int perf_mmap_may_split(struct vm_area_struct *vma, unsigned long at)
 {
@@ -1035,11 +1001,8 @@ int perf_mmap(struct file *file, struct vm_area_struct *vma)
 	err = rb_map_existing(event, nr_pages);
 	if (err == -EAGAIN)
 		err = rb_map_new(event, vma, nr_pages);
-	if (!err) {
+	if (!err)
 		atomic_inc(&event->mmap_count);
-		/* the mapping's count keeps this buffer the event's */
-		rb_map_pages(vma, event->rb->pages, nr_pages + 1);
-	}
 	mutex_unlock(&event->mmap_mutex);
 	if (err)
 		return err;

@@ -74,7 +74,6 @@ int rb_charge(struct mm_struct *mm, struct user_struct *user,
 
 /* file operations of an event fd */
 int perf_mmap(struct file *file, struct vm_area_struct *vma);
-void rb_map_pages(struct vm_area_struct *vma, void **pages, unsigned long nr);
 __poll_t perf_poll(struct file *file, poll_table *wait);
 int perf_fasync(int fd, struct file *filp, int on);
 

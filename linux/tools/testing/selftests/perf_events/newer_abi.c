@@ -3,11 +3,10 @@
  * What perf_event_open(2) gained in mainline after 6.12 and this core
  * provides on a 6.12 kernel: attr.config4 and PERF_ATTR_SIZE_VER9 (6.19),
  * a clear refusal of the deferred callchain bits it names but does not
- * provide, EPOLLHUP for a pinned event in the error state (6.15), and
- * ring-buffer pages present from mmap() on (6.14).  A 6.12 kernel fails
- * the tests of those changes; that is the difference of version the
- * README lists.  The EPOLLRDNORM and data-page write tests hold on every
- * version: they guard what the changes must keep.
+ * provide, and EPOLLHUP for a pinned event in the error state (6.15).  A
+ * 6.12 kernel fails the tests of those changes; that is the difference of
+ * version the README lists.  The EPOLLRDNORM and data-page write tests
+ * hold on every version.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -206,50 +205,6 @@ TEST(wakeup_polls_in_and_rdnorm)
 		TH_LOG("revents %#x", rev);
 
 	munmap(m, (1 + DATA_PAGES) * page);
-	close(fd);
-}
-
-/* Resident pages of [m, m + len), as mincore() reports them. */
-static int resident(void *m, size_t len, long page)
-{
-	unsigned char vec[1 + DATA_PAGES];
-	size_t i;
-	int n = 0;
-
-	if (mincore(m, len, vec))
-		return -1;
-	for (i = 0; i < len / page; i++)
-		n += vec[i] & 1;
-	return n;
-}
-
-/* Every page of a new ring-buffer mapping is there before it is touched. */
-TEST(ring_buffer_mapped_at_mmap)
-{
-	long page = sysconf(_SC_PAGESIZE);
-	size_t len = (1 + DATA_PAGES) * page;
-	struct perf_event_attr attr;
-	void *m, *ro;
-	int fd;
-
-	sw_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS);
-	attr.sample_period = 1;
-	attr.sample_type = PERF_SAMPLE_IP;
-	attr.disabled = 1;
-	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
-	ASSERT_GE(fd, 0) TH_LOG("page-faults: %s", strerror(errno));
-
-	m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	ASSERT_NE(MAP_FAILED, m);
-	EXPECT_EQ(1 + DATA_PAGES, resident(m, len, page));
-
-	/* a second mapping of the same buffer, read-only, gets them too */
-	ro = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
-	ASSERT_NE(MAP_FAILED, ro);
-	EXPECT_EQ(1 + DATA_PAGES, resident(ro, len, page));
-
-	munmap(ro, len);
-	munmap(m, len);
 	close(fd);
 }
 
