@@ -466,8 +466,6 @@ static void gen_sampling_wild(struct worker *w, struct perf_event_attr *a)
 		a->sig_data = rnd_edge(w);
 	if (chance(w, 4))
 		a->config3 = rnd_edge(w);
-	if (chance(w, 2))
-		a->config4 = rnd_edge(w);
 }
 
 static void gen_size(struct worker *w, struct gattr *g)
