@@ -37,17 +37,6 @@ static struct perf_event_attr *clock_attr(__u64 *buf, __u32 size)
 	return attr;
 }
 
-/* The errno of opening @attr on this task, 0 if it opened. */
-static int open_errno(struct perf_event_attr *attr)
-{
-	int fd = sys_perf_event_open(attr, 0, -1, -1, 0);
-
-	if (fd < 0)
-		return errno;
-	close(fd);
-	return 0;
-}
-
 /* The attr size the kernel knows, as E2BIG writes it back. */
 TEST(attr_size_is_ver9)
 {
@@ -55,7 +44,7 @@ TEST(attr_size_is_ver9)
 	struct perf_event_attr *attr = clock_attr(buf, BIG_ATTR);
 
 	((char *)buf)[BIG_ATTR - 1] = 1;
-	ASSERT_EQ(E2BIG, open_errno(attr));
+	ASSERT_EQ(E2BIG, perf_open_errno(attr));
 	EXPECT_EQ(PERF_ATTR_SIZE_VER9, attr->size);
 	EXPECT_EQ(PERF_ATTR_SIZE_VER9, sizeof(struct perf_event_attr));
 }
@@ -72,18 +61,18 @@ TEST(config4_is_accepted)
 
 	attr = clock_attr(buf, PERF_ATTR_SIZE_VER9);
 	attr->config4 = 0x1234;
-	EXPECT_EQ(0, open_errno(attr));
+	EXPECT_EQ(0, perf_open_errno(attr));
 
 	attr = clock_attr(buf, PERF_ATTR_SIZE_VER9 + 8);
 	attr->config4 = 0x1234;
 	((char *)buf)[PERF_ATTR_SIZE_VER9] = 1;
-	EXPECT_EQ(E2BIG, open_errno(attr));
+	EXPECT_EQ(E2BIG, perf_open_errno(attr));
 	EXPECT_EQ(PERF_ATTR_SIZE_VER9, attr->size);
 
 	/* a VER8 caller's attr ends before config4: nothing is read there */
 	attr = clock_attr(buf, PERF_ATTR_SIZE_VER8);
 	attr->config4 = 0x1234;
-	EXPECT_EQ(0, open_errno(attr));
+	EXPECT_EQ(0, perf_open_errno(attr));
 }
 
 /*
@@ -100,15 +89,15 @@ TEST(defer_callchain_is_eopnotsupp)
 	attr->sample_period = 100000;
 	attr->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_CALLCHAIN;
 	attr->defer_callchain = 1;
-	EXPECT_EQ(EOPNOTSUPP, open_errno(attr));
+	EXPECT_EQ(EOPNOTSUPP, perf_open_errno(attr));
 
 	attr->defer_callchain = 0;
 	attr->defer_output = 1;
-	EXPECT_EQ(EOPNOTSUPP, open_errno(attr));
+	EXPECT_EQ(EOPNOTSUPP, perf_open_errno(attr));
 
 	attr->defer_output = 0;
 	attr->__reserved_1 = 1;
-	EXPECT_EQ(EINVAL, open_errno(attr));
+	EXPECT_EQ(EINVAL, perf_open_errno(attr));
 }
 
 /* poll() with no wait: the events reported now. */

@@ -13,6 +13,7 @@
 #ifndef PERF_HELPERS_H
 #define PERF_HELPERS_H
 
+#include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
 #include <stdint.h>
@@ -34,6 +35,17 @@ static inline int sys_perf_event_open(struct perf_event_attr *attr,
 				      unsigned long flags)
 {
 	return syscall(__NR_perf_event_open, attr, pid, cpu, group_fd, flags);
+}
+
+/* 0 if @attr opens on this thread (closed again), else errno. */
+static inline int perf_open_errno(struct perf_event_attr *attr)
+{
+	int fd = sys_perf_event_open(attr, 0, -1, -1, 0);
+
+	if (fd < 0)
+		return errno;
+	close(fd);
+	return 0;
 }
 
 /* A zeroed attr for software event @config; callers add the rest. */

@@ -132,23 +132,12 @@ static int open_counter(__u32 type, __u64 config, __u64 config1,
 	return sys_perf_event_open(&attr, 0, -1, group_fd, 0);
 }
 
-/* 0 if @attr opens on this thread (closed again), else errno. */
-static int open_errno(struct perf_event_attr *attr)
-{
-	int fd = sys_perf_event_open(attr, 0, -1, -1, 0);
-
-	if (fd < 0)
-		return errno;
-	close(fd);
-	return 0;
-}
-
 static int open_errno_cfg(__u32 type, __u64 config, __u64 config1)
 {
 	struct perf_event_attr attr;
 
 	hw_attr(&attr, type, config, config1);
-	return open_errno(&attr);
+	return perf_open_errno(&attr);
 }
 
 static int read_times(int fd, struct reading *r)
@@ -387,7 +376,7 @@ TEST_F(pmu, exclude_other_bits)
 	}
 	hw_attr(&attr, self->pmu.type, EV_CPU_CYCLES, 0);
 	attr.exclude_idle = 1;
-	EXPECT_EQ(EOPNOTSUPP, open_errno(&attr));
+	EXPECT_EQ(EOPNOTSUPP, perf_open_errno(&attr));
 }
 
 /*
