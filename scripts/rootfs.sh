@@ -3,6 +3,10 @@
 # busybox, Debian's perf), unpacked from .debs without running their
 # maintainer scripts (so no chroot and no binfmt are needed for arm64),
 # packed as build/rootfs/ARCH.cpio (newc, uncompressed).
+#
+# A fetched userspace is also kept in $HARNESS_CACHE (default
+# ~/.cache/perf-harness), like ccache's objects, so that a fresh clone (CI)
+# does not fetch it again; its stamp says what it holds.
 set -euo pipefail
 arch=$1
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -12,6 +16,15 @@ mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 pkgs=linux-perf,python3,procps,busybox-static,bash,coreutils,util-linux,grep,sed,gawk,findutils,binutils,file,strace,gdb-minimal,libc6-dev
 stamp="v2 $arch $pkgs"
 [ -f "$cpio" ] && [ "$(cat "$dir.stamp" 2>/dev/null)" = "$stamp" ] && exit 0
+cache=${HARNESS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/perf-harness}/rootfs
+if [ -f "$cache/$arch.cpio" ] && [ "$(cat "$cache/$arch.stamp" 2>/dev/null)" = "$stamp" ]; then
+	mkdir -p "$(dirname "$cpio")"
+	cp "$cache/$arch.cpio" "$cpio.tmp"
+	mv "$cpio.tmp" "$cpio"
+	echo "$stamp" > "$dir.stamp"
+	echo "rootfs.sh: build/rootfs/$arch.cpio from $cache"
+	exit 0
+fi
 
 case $arch in
 x86_64) debarch=amd64 ;;
@@ -41,4 +54,8 @@ mkdir -p "$dir"/proc "$dir"/sys "$dir"/dev "$dir"/tmp "$dir"/run "$dir"/root
 (cd "$dir" && find . -print0 | cpio --null -o -H newc --quiet) > "$cpio.tmp"
 mv "$cpio.tmp" "$cpio"
 echo "$stamp" > "$dir.stamp"
+if mkdir -p "$cache" 2>/dev/null && cp "$cpio" "$cache/$arch.cpio.tmp" 2>/dev/null; then
+	mv "$cache/$arch.cpio.tmp" "$cache/$arch.cpio"
+	echo "$stamp" > "$cache/$arch.stamp"
+fi
 echo "rootfs.sh: $(du -sh "$cpio" | cut -f1) in build/rootfs/$arch.cpio"
