@@ -644,7 +644,11 @@ struct perf_event {
 	struct file			*filp;
 	u64				id;		/* PERF_EVENT_IOC_ID */
 	void (*destroy)(struct perf_event *event);
-	struct rcu_head			rcu_head;
+	union {
+		/* on perf_event_put_deferred()'s list, then freed by RCU */
+		struct llist_node	free_entry;
+		struct rcu_head		rcu_head;
+	};
 	struct pid_namespace		*ns;
 
 	/* ---- inheritance (child_mutex) ---- */

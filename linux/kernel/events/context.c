@@ -601,7 +601,13 @@ void perf_groups_rotate(struct perf_event_pmu_context *epc)
 
 static bool event_runs_on_this_cpu(struct perf_event *event)
 {
-	if (event->cpu != -1 && event->cpu != smp_processor_id())
+	struct pmu *pmu = perf_group_pmu(event);
+	int cpu = smp_processor_id();
+
+	if (event->cpu != -1 && event->cpu != cpu)
+		return false;
+	/* a PMU with counters on some CPUs only (big.LITTLE) skips the rest */
+	if (pmu->filter && pmu->filter(pmu, cpu))
 		return false;
 	return perf_cgroup_event_matches(event);
 }
@@ -1510,6 +1516,9 @@ int perf_event_period_locked(struct perf_event *event, u64 value)
 	if (event->attr.freq && value > sysctl_perf_event_sample_rate)
 		return -EINVAL;
 	if (!event->attr.freq && (value & (1ULL << 63)))
+		return -EINVAL;
+	/* a fixed period is also the driver's to accept (x86 LBR, ...) */
+	if (!event->attr.freq && event->pmu->check_period(event, value))
 		return -EINVAL;
 	ctx_function_call(event->ctx, period_func, &args);
 	return 0;

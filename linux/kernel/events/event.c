@@ -19,12 +19,14 @@
 #include <linux/fs.h>
 #include <linux/hw_breakpoint.h>
 #include <linux/jump_label.h>
+#include <linux/llist.h>
 #include <linux/perf_event.h>
 #include <linux/pid_namespace.h>
 #include <linux/poll.h>
 #include <linux/security.h>
 #include <linux/slab.h>
 #include <linux/static_call.h>
+#include <linux/workqueue.h>
 
 #include "internal.h"
 #include "addr_filter.h"
@@ -302,6 +304,40 @@ void perf_event_put(struct perf_event *event)
 {
 	if (atomic_long_dec_and_test(&event->refcount))
 		perf_event_free(event);
+}
+
+/*
+ * Events whose last reference went where freeing them could take a lock
+ * out of order; a worker frees them.
+ */
+static LLIST_HEAD(perf_events_to_free);
+
+static void perf_free_deferred_events(struct work_struct *work)
+{
+	struct llist_node *list = llist_del_all(&perf_events_to_free);
+	struct perf_event *event, *next;
+
+	llist_for_each_entry_safe(event, next, list, free_entry)
+		perf_event_free(event);
+}
+
+static DECLARE_WORK(perf_free_deferred_work, perf_free_deferred_events);
+
+/**
+ * perf_event_put_deferred - drop a reference, freeing the event later
+ * @event: the event
+ *
+ * For callers that hold a lock which freeing must not nest inside, such as
+ * mm->mmap_lock: an event's destroy() may take event_mutex, which the
+ * uprobe PMU holds while it takes mmap_lock.  If this is the last
+ * reference, the event is freed by a worker.  Any context but NMI.
+ */
+void perf_event_put_deferred(struct perf_event *event)
+{
+	if (!atomic_long_dec_and_test(&event->refcount))
+		return;
+	if (llist_add(&event->free_entry, &perf_events_to_free))
+		schedule_work(&perf_free_deferred_work);
 }
 
 /* ---------------------------------------------------------------------

@@ -14,6 +14,7 @@ int perf_event_set_clock(struct perf_event *event, clockid_t clk);
 bool perf_event_tryget(struct perf_event *event);
 void perf_event_get_ref(struct perf_event *event);
 void perf_event_put(struct perf_event *event);
+void perf_event_put_deferred(struct perf_event *event);
 extern const struct file_operations perf_fops;
 bool is_perf_file(struct file *file);
 int perf_event_fd_get(int fd, struct fd *f, struct perf_event **event);

@@ -141,9 +141,16 @@ void perf_pmu_migrate_context(struct pmu *pmu, int src_cpu, int dst_cpu)
 		perf_remove_event(event, 0);
 		list_add_tail(&event->migrate_entry,
 			      event->group_leader == event ? &leaders : &siblings);
-		/* (an event in error gets another chance where it goes) */
-		if (event->state == PERF_EVENT_STATE_ERROR)
-			event->state = PERF_EVENT_STATE_INACTIVE;
+		/*
+		 * An event in error gets another chance where it goes.  Out
+		 * of @src's lists now, but lockless readers (poll) still
+		 * look: the state changes under the lock of its context.
+		 */
+		if (event->state == PERF_EVENT_STATE_ERROR) {
+			raw_spin_lock_irq(&src->lock);
+			WRITE_ONCE(event->state, PERF_EVENT_STATE_INACTIVE);
+			raw_spin_unlock_irq(&src->lock);
+		}
 	}
 	/* leaders first, so that siblings find their group */
 	list_splice_tail(&siblings, &leaders);

@@ -145,11 +145,6 @@ static int perf_pmu_any_period(struct perf_event *event, u64 value)
 	return 0;
 }
 
-static bool perf_pmu_on_every_cpu(struct pmu *pmu, int cpu)
-{
-	return false;	/* never skip a CPU */
-}
-
 static void perf_pmu_fill_defaults(struct pmu *pmu)
 {
 	if (!pmu->start_txn) {
@@ -171,8 +166,6 @@ static void perf_pmu_fill_defaults(struct pmu *pmu)
 		pmu->event_idx = perf_pmu_no_mmap_index;
 	if (!pmu->check_period)
 		pmu->check_period = perf_pmu_any_period;
-	if (!pmu->filter)
-		pmu->filter = perf_pmu_on_every_cpu;
 	if (pmu->hrtimer_interval_ms < 1)
 		pmu->hrtimer_interval_ms = PERF_MUX_DEFAULT_MS;
 }

@@ -797,7 +797,7 @@ static struct perf_event *rb_pin_writer(struct perf_buffer *rb)
 /*
  * The last mapping of @rb went away: events still redirected into it lose
  * it too (no one can read it any more), then the locked-memory charge is
- * given back.  No mmap_mutex held.
+ * given back.  No mmap_mutex held; the caller holds mm->mmap_lock.
  */
 static void rb_unmapped(struct perf_buffer *rb, struct mm_struct *mm)
 {
@@ -813,7 +813,8 @@ static void rb_unmapped(struct perf_buffer *rb, struct mm_struct *mm)
 		if (writer->rb == rb)
 			rb_attach(writer, NULL);
 		mutex_unlock(&writer->mmap_mutex);
-		perf_event_put(writer);
+		/* its owner may have closed it meanwhile: not under mmap_lock */
+		perf_event_put_deferred(writer);
 	}
 
 	atomic_long_sub(charged, &rb->mmap_user->perf_mlock);
