@@ -27,7 +27,11 @@ build_selftests() { # TREE SUITE
 		ARCH=$karch CROSS_COMPILE=$cross OUTPUT="$out/obj/$2" >/dev/null
 	find "$out/obj/$2" -maxdepth 1 -type f -perm -u+x -exec cp {} "$dest/" \;
 }
+# Mainline's own tests (tree.py MAINLINE_SELFTESTS) are in both trees'
+# directory; they run once, as the mainline-selftests suite.
+mainline_tests="sigtrap_threads remove_on_exec watermark_signal mmap"
 build_selftests ours selftests
+for t in $mainline_tests; do rm -f "$out/stage/harness/bin/selftests/$t"; done
 build_selftests mainline mainline-selftests
 for t in ours mainline; do "$top/scripts/check-links.sh" "$top/build/src/$t-$arch"; done
 # perf_fuzz (make fuzz), from our tree against its UAPI headers; the
