@@ -48,6 +48,7 @@ static struct perf_event *inherit_event(struct perf_event *from,
 	struct perf_event_pmu_context *epc;
 	struct perf_event *event;
 
+	lockdep_assert_held(&ctx->mutex);
 	if (!perf_event_tryget(top))	/* being released */
 		return NULL;
 	event = perf_event_alloc(&from->attr, from->cpu, child, leader, top,
@@ -192,6 +193,7 @@ static void exit_event(struct perf_event *event, bool task_exit)
 {
 	struct perf_event *parent = event->parent;
 
+	lockdep_assert_held(&event->ctx->mutex);
 	if (!parent) {
 		/*
 		 * Opened on this task: keeps its final count for read(), and

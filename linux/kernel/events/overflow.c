@@ -239,6 +239,7 @@ void perf_event_tick_event(struct perf_event *event)
 	u64 count, delta;
 	bool restart;
 
+	lockdep_assert_held(&event->ctx->lock);
 	if (hwc->interrupts == PERF_THROTTLED) {
 		hwc->interrupts = 0;
 		perf_log_throttle(event, 1);

@@ -87,6 +87,7 @@ void perf_group_calc_sizes(struct perf_event *leader)
 {
 	struct perf_event *sibling;
 
+	lockdep_assert_held(&leader->ctx->mutex);
 	perf_event_calc_read_size(leader);
 	for_each_sibling_event(sibling, leader)
 		perf_event_calc_read_size(sibling);
@@ -124,6 +125,7 @@ u64 perf_event_total(struct perf_event *event, u64 *enabled, u64 *running)
 	struct perf_event *copy;
 	u64 sum = 0;
 
+	lockdep_assert_held(&event->ctx->mutex);
 	*enabled = 0;
 	*running = 0;
 
@@ -248,6 +250,7 @@ static ssize_t perf_read_group(struct perf_event *event, char __user *buf,
 	u64 *words;
 	ssize_t ret;
 
+	lockdep_assert_held(&leader->ctx->mutex);
 	words = kzalloc(size, GFP_KERNEL);
 	if (!words)
 		return -ENOMEM;

@@ -114,6 +114,7 @@ void perf_sb_event_attach(struct perf_event *event)
 	struct hlist_head *list;
 	unsigned long flags;
 
+	lockdep_assert_held(&ctx->mutex);
 	if (!kinds || !hlist_unhashed(&event->sb_entry))
 		return;
 
@@ -147,6 +148,7 @@ void perf_sb_event_detach(struct perf_event *event)
 	unsigned int kinds = event->sb_kinds;
 	unsigned long flags;
 
+	lockdep_assert_held(&event->ctx->mutex);
 	if (hlist_unhashed(&event->sb_entry))
 		return;
 
@@ -1162,6 +1164,7 @@ void perf_event_read_record(struct perf_event *child, struct task_struct *task)
 					   leader->nr_siblings);
 	struct perf_sb_out out __uninitialized;
 
+	lockdep_assert_held(&child->ctx->mutex);
 	if (!perf_sb_reserve(&out, child, PERF_RECORD_READ, 0,
 			     sizeof(ids) + values))
 		return;
@@ -1193,6 +1196,7 @@ void perf_log_itrace_start(struct perf_event *event)
 {
 	struct perf_event *top = event->parent ?: event;
 
+	lockdep_assert_held(&event->ctx->lock);
 	if (!(top->pmu->capabilities & PERF_PMU_CAP_ITRACE))
 		return;
 	if (top->attach_state & PERF_ATTACH_ITRACE)

@@ -905,6 +905,7 @@ static int rb_map_existing(struct perf_event *event, unsigned long nr_pages)
 {
 	struct perf_buffer *rb = event->rb;
 
+	lockdep_assert_held(&event->mmap_mutex);
 	if (!rb)
 		return -EAGAIN;
 	if ((unsigned long)rb->nr_pages != nr_pages)
@@ -926,6 +927,7 @@ static int rb_map_new(struct perf_event *event, struct vm_area_struct *vma,
 	struct perf_buffer *rb;
 	int err;
 
+	lockdep_assert_held(&event->mmap_mutex);
 	err = rb_charge(vma->vm_mm, user, nr_pages + 1, &pinned);
 	if (err)
 		return err;
