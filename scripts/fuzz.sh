@@ -19,6 +19,8 @@
 #   FUZZ_TREES    "mainline ours"
 #   FUZZ_LOG      1: every call on the console (for mkrepro.sh), 2: with results
 #   FUZZ_OUT      out/fuzz; GUESTS (guests at once, 2); JOBS (build)
+# Mainline's guests may be the logs of an earlier run with the same inputs
+# (scripts/result-cache.sh).
 #
 # The guests run under single-threaded TCG (TCG_THREAD=single): with one
 # host thread per vCPU, QEMU runs code that the kernel has just patched
@@ -71,21 +73,32 @@ for arch in $arches; do
 	done
 	"$top/scripts/guest-image.sh" "$arch" || exit 2
 done
+. "$top/scripts/result-cache.sh"
+result_cache_init
 echo "fuzz.sh: kernels and images ready after $(( $(date +%s) - start ))s; seed $seed, $ops calls a pass, SMP=$smp"
 
 guest() {
 	local run=$1 tree arch variant t0
 	IFS=- read -r tree arch variant <<<"$run"
+	local append="loglevel=5 harness.fuzz_seed=$seed harness.fuzz_ops=$ops harness.fuzz_seconds=$secs harness.fuzz_procs=$procs harness.fuzz_threads=$threads harness.fuzz_log=${FUZZ_LOG:-0}"
+	local key=
 	echo fuzz > "$res/$run.plan"
 	t0=$(date +%s)
-	TCG_THREAD=single ICOUNT=0 SMP=$smp TIMEOUT=$timeout \
-	APPEND="loglevel=5 harness.fuzz_seed=$seed harness.fuzz_ops=$ops harness.fuzz_seconds=$secs harness.fuzz_procs=$procs harness.fuzz_threads=$threads harness.fuzz_log=${FUZZ_LOG:-0}" \
+	if [ "$tree" = mainline ]; then
+		key=$(result_cache_key fuzz "$run" "$smp" "$timeout" "$append")
+		if result_cache_get "$key" "$res/$run.log" "$res/$run.rc"; then
+			echo "fuzz.sh: guest $run: the log of an earlier run with the same inputs (result-cache.sh, key $key)"
+			return
+		fi
+	fi
+	TCG_THREAD=single ICOUNT=0 SMP=$smp TIMEOUT=$timeout APPEND="$append" \
 		"$top/scripts/guest-run.sh" "$tree" "$arch" "$variant" fuzz "$res/$run.log"
 	echo $? > "$res/$run.rc"
 	echo "fuzz.sh: guest $run finished in $(( $(date +%s) - t0 ))s (rc=$(cat "$res/$run.rc"))"
+	[ -z "$key" ] || result_cache_put "$key" "$res/$run.log" "$res/$run.rc"
 }
-export -f guest
-export top res seed ops secs smp procs threads timeout
+export -f guest result_cache_key result_cache_get result_cache_put
+export top res seed ops secs smp procs threads timeout result_cache_dir
 printf '%s\n' "${runs[@]}" | xargs -P "${GUESTS:-2}" -I{} bash -c 'guest {}'
 echo "fuzz.sh: all guests done after $(( $(date +%s) - start ))s"
 python3 "$top/scripts/fuzz-summary.py" "$res"

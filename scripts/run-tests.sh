@@ -10,6 +10,8 @@
 #                      gives QEMU's PMUv3 its exact instructions event
 #   TREE-x86_64-debug  selftests, mainline-selftests on the debug config
 #   TREE-arm64-debug   selftests on the debug config (KASAN, lockdep, ...)
+# Mainline's guests may be the logs of an earlier run with the same inputs
+# (scripts/result-cache.sh; HARNESS_RESULT_CACHE=0 runs them all).
 # Correctness runs go without icount: under it, SMP guests stall (RCU stall
 # reports, on mainline too) and the base tree's selftests take 20+ minutes
 # on arm64 instead of a few.
@@ -42,6 +44,8 @@ done
 for arch in $(printf '%s\n' $arches | sed 's/-.*//' | sort -u); do
 	"$top/scripts/guest-image.sh" "$arch" || exit 2
 done
+. "$top/scripts/result-cache.sh"
+result_cache_init
 echo "run-tests.sh: kernels and guest images ready after $(( $(date +%s) - start ))s"
 
 guest() {
@@ -57,14 +61,22 @@ guest() {
 	# Under icount a run nearly repeats itself and is slow: no retry.
 	local retry=$((1 - icount))
 	echo "$plan" > "$res/$run.plan"
-	local t0=$(date +%s)
+	local t0=$(date +%s) key=
+	if [ "$tree" = mainline ]; then
+		key=$(result_cache_key run-tests "$run" "$plan" "$icount" "$timeout" "$retry")
+		if result_cache_get "$key" "$res/$run.log" "$res/$run.rc"; then
+			echo "run-tests.sh: guest $run: the log of an earlier run with the same inputs (result-cache.sh, key $key)"
+			return
+		fi
+	fi
 	RETRY=$retry ICOUNT=$icount TIMEOUT=$timeout "$top/scripts/guest-run.sh" "$tree" "$arch" "$variant" \
 		"$plan" "$res/$run.log"
 	echo $? > "$res/$run.rc"
 	echo "run-tests.sh: guest $run finished in $(( $(date +%s) - t0 ))s (rc=$(cat "$res/$run.rc"))"
+	[ -z "$key" ] || result_cache_put "$key" "$res/$run.log" "$res/$run.rc"
 }
-export -f guest
-export top res
+export -f guest result_cache_key result_cache_get result_cache_put
+export top res result_cache_dir
 printf '%s\n' "${runs[@]}" | xargs -P "${GUESTS:-2}" -I{} bash -c 'guest {}'
 echo "run-tests.sh: all guests done after $(( $(date +%s) - start ))s"
 if printf '%s\n' "${trees[@]}" | grep -qx ours; then
