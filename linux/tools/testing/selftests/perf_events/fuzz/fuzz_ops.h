@@ -246,12 +246,20 @@ static inline int fz_ioctl_u64(int fd, unsigned long req, __u64 val)
 	return ioctl(fd, req, v);
 }
 
-/* An ioctl with a pointer argument: 0 scratch, 1 NULL, 2 a kernel address. */
+/*
+ * An ioctl with a pointer argument: 0 scratch, 1 NULL, 2 a kernel address.
+ * The scratch buffer is cleared first: what an earlier read() or ID left
+ * there (counts, event ids) differs from run to run and kernel to kernel,
+ * and a request that reads its argument (SET_FILTER's string) would then
+ * answer differently for reasons that are not the kernel's.
+ */
 static inline int fz_ioctl_ptr(int fd, unsigned long req, int which)
 {
 	void *p = fz_scratch();
 
-	if (which == 1)
+	if (which == 0)
+		memset(p, 0, 4096);
+	else if (which == 1)
 		p = NULL;
 	else if (which == 2)
 		p = (void *)(uintptr_t)(sizeof(long) == 8 ?
