@@ -1834,6 +1834,16 @@ void perf_enable_on_exec(struct perf_event_context *ctx)
  * The tick and disabling from IRQ context (overflow.c)
  */
 
+/*
+ * The tick's business: a sampling event, or any member of a group that was
+ * throttled (throttling stops the whole group).
+ */
+static bool perf_event_ticks(struct perf_event *event)
+{
+	return is_sampling_event(event) ||
+	       event->hw.interrupts == PERF_THROTTLED;
+}
+
 static void epc_tick(struct perf_event_pmu_context *epc)
 {
 	struct perf_event *leader, *event;
@@ -1847,11 +1857,11 @@ static void epc_tick(struct perf_event_pmu_context *epc)
 		for_each_local_group(leader, &w, epc, i == 0) {
 			if (leader->state != PERF_EVENT_STATE_ACTIVE)
 				continue;
-			if (is_sampling_event(leader))
+			if (perf_event_ticks(leader))
 				perf_event_tick_event(leader);
 			for_each_sibling_event(event, leader) {
 				if (event->state == PERF_EVENT_STATE_ACTIVE &&
-				    is_sampling_event(event))
+				    perf_event_ticks(event))
 					perf_event_tick_event(event);
 			}
 		}

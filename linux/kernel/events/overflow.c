@@ -66,15 +66,62 @@ static DEFINE_PER_CPU(bool, perf_tick_throttled);
  */
 
 /*
+ * Mark @member throttled and stop it, keeping its count where the PMU
+ * keeps it (pmu->stop() without PERF_EF_UPDATE; the restart goes on from
+ * there).  A clock's stop() leaves the hrtimer of a throttled event alone,
+ * so this is NMI-safe for every PMU a group can mix in (swevent.c).
+ */
+static void perf_throttle_member(struct perf_event *member)
+{
+	member->hw.interrupts = PERF_THROTTLED;
+	member->pmu->stop(member, 0);
+	if (member == member->group_leader)
+		perf_log_throttle(member, 0);
+}
+
+/* Throttle @member for @event's sake, if it is on the PMU and not yet. */
+static void perf_throttle_other(struct perf_event *member,
+				struct perf_event *event)
+{
+	if (member != event &&
+	    READ_ONCE(member->state) == PERF_EVENT_STATE_ACTIVE &&
+	    member->hw.interrupts != PERF_THROTTLED)
+		perf_throttle_member(member);
+}
+
+/*
+ * Throttle @event and the rest of its group.  A group is counted and
+ * sampled as one, so its members stop and start together: every member on
+ * the PMU is stopped until the next tick (or its next sched-in), which
+ * starts them again.  Only the leader writes THROTTLE and UNTHROTTLE; the
+ * group's samples are its.  The members are on this CPU with @event.
+ * A software event overflows with interrupts on; its group's hardware
+ * members are stopped with them off, as drivers expect.
+ */
+static void perf_throttle_group(struct perf_event *event)
+{
+	struct perf_event *leader = event->group_leader, *member;
+	unsigned long flags;
+
+	local_irq_save(flags);
+	__this_cpu_write(perf_tick_throttled, true);
+	perf_throttle_member(event);
+	perf_throttle_other(leader, event);
+	for_each_sibling_event(member, leader)
+		perf_throttle_other(member, event);
+	local_irq_restore(flags);
+}
+
+/*
  * Charge one interrupt to @event, which is not throttled.  The
  * perf_samples_per_tick-th interrupt of a tick is the last: its sample is
- * still written, then the event is throttled until a later tick (or its
- * next sched-in), so a tick sees at most that many samples.
- * Return: 1 if it is now throttled and its driver must stop it, 0 if it
- * may go on.  With @may_throttle false the interrupt is counted but
- * cannot be the one that throttles: a software event that overflows once
- * per occurrence is never throttled (its rate is the rate of what it
- * counts).
+ * still written, then the event's group is throttled until a later tick
+ * (or its next sched-in), so a tick sees at most that many samples.
+ * Return: 1 if it is now throttled (and stopped; a driver may stop it
+ * again), 0 if it may go on.  With @may_throttle false the interrupt is
+ * counted but cannot be the one that throttles: a software event that
+ * overflows once per occurrence is never throttled (its rate is the rate
+ * of what it counts).
  */
 static int perf_charge_interrupt(struct perf_event *event, bool may_throttle)
 {
@@ -89,9 +136,7 @@ static int perf_charge_interrupt(struct perf_event *event, bool may_throttle)
 	    !may_throttle)
 		return 0;
 
-	hwc->interrupts = PERF_THROTTLED;
-	__this_cpu_write(perf_tick_throttled, true);
-	perf_log_throttle(event, 0);
+	perf_throttle_group(event);
 	return 1;
 }
 
@@ -226,11 +271,13 @@ static void perf_freq_overflow(struct perf_event *event)
 
 /**
  * perf_event_tick_event - the tick's work on one event on the PMU here
- * @event: an ACTIVE sampling event of a context active on this CPU; the
- *	   context's lock held, IRQs off, the PMU disabled
+ * @event: an ACTIVE event of a context active on this CPU, sampling or
+ *	   throttled with its group; the context's lock held, IRQs off, the
+ *	   group's PMU disabled
  *
- * Starts a throttled event again, and moves a frequency event's period
- * towards its frequency from the count of the last tick.
+ * Starts a throttled event again (its group's leader writes UNTHROTTLE),
+ * and moves a frequency event's period towards its frequency from the
+ * count of the last tick.
  */
 void perf_event_tick_event(struct perf_event *event)
 {
@@ -242,7 +289,8 @@ void perf_event_tick_event(struct perf_event *event)
 	lockdep_assert_held(&event->ctx->lock);
 	if (hwc->interrupts == PERF_THROTTLED) {
 		hwc->interrupts = 0;
-		perf_log_throttle(event, 1);
+		if (event == event->group_leader)
+			perf_log_throttle(event, 1);
 		if (!freq)
 			event->pmu->start(event, 0);
 	}

@@ -30,13 +30,15 @@ void perf_event_tick_event(struct perf_event *event);
 /*
  * @event goes on a PMU again (context.c, before pmu->add()): a throttle
  * ends there, so that the event does not run, and overflow, while still
- * marked throttled.  UNTHROTTLE is written as at a tick.
+ * marked throttled.  UNTHROTTLE is written as at a tick, by the leader of
+ * the group (whose members all go on with it).
  */
 static inline void perf_throttle_sched_in(struct perf_event *event)
 {
 	if (unlikely(event->hw.interrupts == PERF_THROTTLED)) {
 		event->hw.interrupts = 0;
-		perf_log_throttle(event, 1);
+		if (event == event->group_leader)
+			perf_log_throttle(event, 1);
 	}
 }
 

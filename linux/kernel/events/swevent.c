@@ -351,7 +351,9 @@ static enum hrtimer_restart perf_clock_hrtimer_fn(struct hrtimer *timer)
 	struct perf_sample_data data __uninitialized;
 	struct pt_regs *regs;
 
-	if (READ_ONCE(event->state) != PERF_EVENT_STATE_ACTIVE)
+	/* stopped by its group's throttle, which left the timer to us */
+	if (READ_ONCE(event->state) != PERF_EVENT_STATE_ACTIVE ||
+	    (event->hw.state & PERF_HES_STOPPED))
 		return HRTIMER_NORESTART;
 
 	perf_clock_event_update(event);
@@ -393,7 +395,13 @@ static void perf_clock_event_stop(struct perf_event *event, int flags)
 
 	if (hwc->state & PERF_HES_STOPPED)
 		return;
-	if (is_sampling_event(event)) {
+	/*
+	 * A throttle stops the event from any context, NMI and this event's
+	 * own timer callback included, where the timer cannot be cancelled:
+	 * the callback sees the event stopped and does not re-arm, and del()
+	 * cancels.  The restart after the throttle begins a full period.
+	 */
+	if (is_sampling_event(event) && hwc->interrupts != PERF_THROTTLED) {
 		ktime_t rest = hrtimer_get_remaining(&hwc->hrtimer);
 
 		local64_set(&hwc->period_left, max_t(s64, ktime_to_ns(rest), 0));
@@ -414,6 +422,9 @@ static int perf_clock_event_add(struct perf_event *event, int flags)
 static void perf_clock_event_del(struct perf_event *event, int flags)
 {
 	perf_clock_event_stop(event, PERF_EF_UPDATE);
+	/* a throttle may have stopped the event and left its timer queued */
+	if (is_sampling_event(event))
+		hrtimer_cancel(&event->hw.hrtimer);
 }
 
 static void perf_clock_event_read(struct perf_event *event)

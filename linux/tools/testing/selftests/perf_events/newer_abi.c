@@ -3,7 +3,9 @@
  * What perf_event_open(2) gained in mainline after 6.12 and this core
  * provides on a 6.12 kernel: attr.config4 and PERF_ATTR_SIZE_VER9 (6.19),
  * a clear refusal of the deferred callchain bits it names but does not
- * provide, and EPOLLHUP for a pinned event in the error state (6.15).  A
+ * provide, EPOLLHUP for a pinned event in the error state (6.15), and
+ * throttling that stops a whole group, the leader alone writing THROTTLE
+ * and UNTHROTTLE (6.16).  A
  * 6.12 kernel fails the tests of those changes; that is the difference of
  * version the README lists.  The EPOLLRDNORM and data-page write tests
  * hold on every version.
@@ -25,6 +27,8 @@
 #define BIG_ATTR	4096
 #define DATA_PAGES	8
 #define MAX_PINNED	64
+#define REC_MAX		8192
+#define MAX_RATE_PATH	"/proc/sys/kernel/perf_event_max_sample_rate"
 
 /* A task-clock attr of @size bytes at the start of @buf (zeroed). */
 static struct perf_event_attr *clock_attr(__u64 *buf, __u32 size)
@@ -242,6 +246,186 @@ TEST(data_page_write_sigbus)
 
 	munmap(up, len);
 	close(fd);
+}
+
+/* ---------------------------------------------------------------------
+ * Throttling a group (6.16)
+ */
+
+/* A leader and one member, sampling or counting, on this thread. */
+FIXTURE(group_throttle)
+{
+	int saved_rate;
+	int leader, member;
+	struct ring leader_ring, member_ring;
+};
+
+FIXTURE_SETUP(group_throttle)
+{
+	memset(&self->leader_ring, 0, sizeof(self->leader_ring));
+	memset(&self->member_ring, 0, sizeof(self->member_ring));
+	self->leader = -1;
+	self->member = -1;
+	if (read_int(MAX_RATE_PATH, &self->saved_rate))
+		self->saved_rate = 0;
+}
+
+FIXTURE_TEARDOWN(group_throttle)
+{
+	ring_unmap(&self->member_ring);
+	ring_unmap(&self->leader_ring);
+	if (self->member >= 0)
+		close(self->member);
+	if (self->leader >= 0)
+		close(self->leader);
+	if (self->saved_rate > 0)
+		write_int(MAX_RATE_PATH, self->saved_rate);
+}
+
+/*
+ * A clock event for the group: a cpu-clock sampler every 10 us, or a
+ * task-clock counter; both with TID, TIME and ID on their records, and a
+ * group read with the times.
+ */
+static void group_clock_attr(struct perf_event_attr *attr, int sampler)
+{
+	sw_attr(attr, sampler ? PERF_COUNT_SW_CPU_CLOCK :
+				PERF_COUNT_SW_TASK_CLOCK);
+	attr->sample_period = sampler ? 10000 : 0;
+	attr->sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+			    PERF_SAMPLE_ID;
+	attr->sample_id_all = 1;
+	attr->read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID |
+			    PERF_FORMAT_TOTAL_TIME_ENABLED |
+			    PERF_FORMAT_TOTAL_TIME_RUNNING;
+	attr->exclude_kernel = 1;
+	attr->exclude_hv = 1;
+}
+
+/*
+ * Open the group (the leader disabled), map a ring on each, lower the
+ * sample rate to 100 a second (one interrupt a tick: the sampler's first
+ * overflow of each tick throttles it), and run it for 200 ms of CPU.
+ * Returns 0, or -1 with a skip reason in @why.
+ */
+static int group_throttle_run(FIXTURE_DATA(group_throttle) *self,
+			      int leader_samples, const char **why)
+{
+	struct perf_event_attr attr;
+
+	*why = NULL;
+	if (self->saved_rate <= 0) {
+		*why = "no " MAX_RATE_PATH;
+		return -1;
+	}
+	if (write_int(MAX_RATE_PATH, 100)) {
+		*why = "cannot lower the sample rate";
+		return -1;
+	}
+	group_clock_attr(&attr, leader_samples);
+	attr.disabled = 1;
+	self->leader = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	if (self->leader < 0)
+		return -1;
+	group_clock_attr(&attr, !leader_samples);
+	self->member = sys_perf_event_open(&attr, 0, -1, self->leader, 0);
+	if (self->member < 0)
+		return -1;
+	if (ring_map(&self->leader_ring, self->leader, 16,
+		     PROT_READ | PROT_WRITE) ||
+	    ring_map(&self->member_ring, self->member, 16,
+		     PROT_READ | PROT_WRITE))
+		return -1;
+	if (ioctl(self->leader, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP))
+		return -1;
+	burn_cpu(200 * 1000 * 1000LL);
+	return ioctl(self->leader, PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
+}
+
+/* THROTTLE and UNTHROTTLE records in @r, each checked to name @id. */
+static int count_throttle_records(struct __test_metadata *_metadata,
+				  struct ring *r, __u64 id, int *samples)
+{
+	__u64 buf[REC_MAX / 8];
+	struct perf_event_header *h;
+	int n = 0;
+
+	*samples = 0;
+	while ((h = ring_next(r, buf, sizeof(buf)))) {
+		if (h->type == PERF_RECORD_SAMPLE)
+			(*samples)++;
+		if (h->type != PERF_RECORD_THROTTLE &&
+		    h->type != PERF_RECORD_UNTHROTTLE)
+			continue;
+		/* time, id, stream_id, then the sample_id trailer */
+		EXPECT_EQ(id, buf[2]);
+		EXPECT_EQ(id, buf[3]);
+		n++;
+	}
+	EXPECT_FALSE(r->bad);
+	return n;
+}
+
+/*
+ * The sampler leads and throttles at the first interrupt of each tick:
+ * its counting member stops with it, so over the run the member counts a
+ * part of the time the group was on the PMU (6.12 stopped the sampler
+ * alone, and the member counted all of it).
+ */
+TEST_F(group_throttle, throttle_stops_the_whole_group)
+{
+	struct { __u64 nr, enabled, running, v[2][2]; } rd;
+	const char *why;
+	int samples, n;
+
+	if (group_throttle_run(self, 1, &why)) {
+		if (why)
+			SKIP(return, "%s", why);
+		ASSERT_TRUE(0) TH_LOG("group: %s", strerror(errno));
+	}
+	ASSERT_EQ(sizeof(rd), read(self->leader, &rd, sizeof(rd)));
+	ASSERT_EQ(2, rd.nr);
+	n = count_throttle_records(_metadata, &self->leader_ring,
+				   rd.v[0][1], &samples);
+	TH_LOG("%d samples, %d throttle records; member counted %llu of %llu ns running",
+	       samples, n, rd.v[1][0], rd.running);
+	EXPECT_GE(n, 2);
+	EXPECT_GT(rd.running, 100 * 1000 * 1000ULL);
+	/*
+	 * Stopped from the throttle to the next tick: most of each tick when
+	 * the CPU is fast, less where an emulated CPU is slow to fire the
+	 * sampler's timer.  6.12 counts exactly the running time.
+	 */
+	EXPECT_LT(rd.v[1][0], rd.running - rd.running / 10);
+}
+
+/*
+ * The member samples and throttles; the records go to the leader's
+ * buffer, naming the leader, and none to the member's own (6.12 wrote
+ * them to the member's).
+ */
+TEST_F(group_throttle, throttle_records_come_from_the_leader)
+{
+	__u64 leader_id, member_id;
+	int samples, n;
+	const char *why;
+
+	if (group_throttle_run(self, 0, &why)) {
+		if (why)
+			SKIP(return, "%s", why);
+		ASSERT_TRUE(0) TH_LOG("group: %s", strerror(errno));
+	}
+	leader_id = event_id(self->leader);
+	member_id = event_id(self->member);
+	n = count_throttle_records(_metadata, &self->member_ring, member_id,
+				   &samples);
+	EXPECT_GE(samples, 1);
+	EXPECT_EQ(0, n);
+	n = count_throttle_records(_metadata, &self->leader_ring, leader_id,
+				   &samples);
+	TH_LOG("%d throttle records in the leader's buffer", n);
+	EXPECT_EQ(0, samples);
+	EXPECT_GE(n, 2);
 }
 
 TEST_HARNESS_MAIN
