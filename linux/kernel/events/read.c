@@ -318,6 +318,22 @@ ssize_t perf_read_event(struct perf_event *event, char __user *buf,
 	return ret;
 }
 
+/* Does @event's counter on @cpu serve @this_cpu too (see below)? */
+static bool perf_read_scope_has(struct perf_event *event, int cpu,
+				int this_cpu)
+{
+	const struct cpumask *span;
+
+	if ((event->group_caps & PERF_EV_CAP_READ_ACTIVE_PKG) &&
+	    topology_physical_package_id(cpu) ==
+	    topology_physical_package_id(this_cpu))
+		return true;
+	if (!(event->group_caps & PERF_EV_CAP_READ_SCOPE))
+		return false;
+	span = perf_pmu_scope_span(event->pmu->scope, cpu);
+	return span && cpumask_test_cpu(this_cpu, span);
+}
+
 /**
  * perf_event_read_cpu - the CPU to read an event on, seen from this CPU
  * @event: the event
@@ -335,23 +351,33 @@ int perf_event_read_cpu(struct perf_event *event, int cpu)
 {
 	int this_cpu = smp_processor_id();
 
-	if ((unsigned int)cpu >= nr_cpu_ids || cpu == this_cpu)
-		return cpu;
-
-	if (event->group_caps & PERF_EV_CAP_READ_SCOPE) {
-		const struct cpumask *scope;
-
-		scope = perf_pmu_scope_span(event->pmu->scope, cpu);
-		if (scope && cpumask_test_cpu(this_cpu, scope))
-			return this_cpu;
-	}
-
-	if ((event->group_caps & PERF_EV_CAP_READ_ACTIVE_PKG) &&
-	    topology_physical_package_id(cpu) ==
-	    topology_physical_package_id(this_cpu))
+	if ((unsigned int)cpu < nr_cpu_ids && cpu != this_cpu &&
+	    perf_read_scope_has(event, cpu, this_cpu))
 		return this_cpu;
-
 	return cpu;
+}
+
+/*
+ * Why @event, whose counter is readable from @on (or -1), cannot be read
+ * on @cpu without an IPI, as an errno, or 0.  The answers are checked in
+ * the order of the errors' precedence.
+ */
+static int perf_read_local_refusal(struct perf_event *event, int cpu, int on)
+{
+	bool reachable;
+
+	if (event->attr.inherit)
+		return -EOPNOTSUPP;
+	if (event->attach_state & PERF_ATTACH_TASK)
+		reachable = event->hw.target == current;
+	else
+		reachable = perf_event_read_cpu(event, event->cpu) == cpu;
+	if (!reachable)
+		return -EINVAL;
+	/* a pinned event that is not on the PMU here has no count to give */
+	if (event->attr.pinned && on != cpu)
+		return -EBUSY;
+	return 0;
 }
 
 /**
@@ -373,52 +399,30 @@ int perf_event_read_cpu(struct perf_event *event, int cpu)
 int perf_event_read_local(struct perf_event *event, u64 *value,
 			  u64 *enabled, u64 *running)
 {
+	u64 time_enabled, time_running;
 	unsigned long flags;
-	int this_cpu, on_cpu;
-	int ret = 0;
+	int err, cpu, on;
 
 	local_irq_save(flags);
-	this_cpu = smp_processor_id();
-
-	if (event->attr.inherit) {
-		ret = -EOPNOTSUPP;
+	cpu = smp_processor_id();
+	/* where it is on the PMU cannot change under us while it is here */
+	on = perf_event_read_cpu(event, READ_ONCE(event->oncpu));
+	err = perf_read_local_refusal(event, cpu, on);
+	if (err)
 		goto out;
-	}
 
-	if (event->attach_state & PERF_ATTACH_TASK) {
-		if (event->hw.target != current) {
-			ret = -EINVAL;
-			goto out;
-		}
-	} else if (perf_event_read_cpu(event, event->cpu) != this_cpu) {
-		ret = -EINVAL;
-		goto out;
-	}
-
-	on_cpu = perf_event_read_cpu(event, READ_ONCE(event->oncpu));
-
-	if (event->attr.pinned && on_cpu != this_cpu) {
-		ret = -EBUSY;
-		goto out;
-	}
-
-	/* Active here: fold in what the hardware counted since last time. */
-	if (on_cpu == this_cpu)
+	/* on the PMU here: bring the count up to the hardware's first */
+	if (on == cpu)
 		event->pmu->read(event);
-
 	*value = local64_read(&event->count);
-
 	if (enabled || running) {
-		u64 time_enabled, time_running;
-
 		perf_event_times_local(event, &time_enabled, &time_running);
 		if (enabled)
 			*enabled = time_enabled;
 		if (running)
 			*running = time_running;
 	}
-
 out:
 	local_irq_restore(flags);
-	return ret;
+	return err;
 }
