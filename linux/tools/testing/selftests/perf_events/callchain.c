@@ -240,9 +240,13 @@ static void switch_chains(struct __test_metadata *_metadata, int contexts)
 	ASSERT_GE(fd, 0) TH_LOG("%s", strerror(errno));
 	ASSERT_EQ(0, ring_map(&r, fd, 8, PROT_READ | PROT_WRITE));
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
-	/* a sleep that ends before it begins does not switch: ask for more */
+	/*
+	 * A sleep that has run out before the task got to schedule() does
+	 * not switch: on a slow (debug, emulated) kernel 100 us can go by in
+	 * the set-up, so sleep for a whole millisecond each time.
+	 */
 	for (i = 0; i < 12; i++)
-		usleep(100);
+		usleep(1000);
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
 
 	while ((h = ring_next(&r, buf, sizeof(buf)))) {

@@ -787,10 +787,11 @@ TEST(switch_records)
 	ASSERT_EQ(0, enable(fd));
 	/*
 	 * Each sleep switches this task out and back in, but for one that
-	 * ends before it begins (a slow debug kernel): sleep twice as often.
+	 * has run out before the task got to schedule() (a slow debug
+	 * kernel): a millisecond each, twice as many as needed.
 	 */
 	for (i = 0; i < 6; i++)
-		usleep(100);
+		usleep(1000);
 	ASSERT_EQ(0, disable(fd));
 
 	while ((h = ring_next(&r, buf, sizeof(buf)))) {
