@@ -327,24 +327,25 @@ unlock_event:
 }
 
 /**
- * perf_aux_fault - the page behind an AUX mapping
- * @rb: the buffer of the mapped event (RCU held)
- * @vmf: the fault
+ * perf_aux_page - the page of the AUX area at a mapping offset
+ * @rb: the buffer of the mapped event
+ * @pgoff: the page offset in the event's mapping
  *
- * Return: 0 with vmf->page referenced, or VM_FAULT_SIGBUS.
+ * Caller holds rcu_read_lock() or @rb->aux_mutex.
+ *
+ * Return: the page, or NULL when @pgoff is outside the AUX area (or there
+ * is none).
  */
-vm_fault_t perf_aux_fault(struct perf_buffer *rb, struct vm_fault *vmf)
+struct page *perf_aux_page(struct perf_buffer *rb, unsigned long pgoff)
 {
-	struct perf_aux_area *aux = rcu_dereference(rb->aux);
+	struct perf_aux_area *aux;
 	unsigned long nr;
 
-	if (!aux || vmf->pgoff < aux->pgoff ||
-	    vmf->pgoff - aux->pgoff >= aux->nr_pages)
-		return VM_FAULT_SIGBUS;
-	nr = array_index_nospec(vmf->pgoff - aux->pgoff, aux->nr_pages);
-	vmf->page = virt_to_page(aux->pages[nr]);
-	get_page(vmf->page);
-	return 0;
+	aux = rcu_dereference_check(rb->aux, lockdep_is_held(&rb->aux_mutex));
+	if (!aux || pgoff < aux->pgoff || pgoff - aux->pgoff >= aux->nr_pages)
+		return NULL;
+	nr = array_index_nospec(pgoff - aux->pgoff, aux->nr_pages);
+	return virt_to_page(aux->pages[nr]);
 }
 
 /**

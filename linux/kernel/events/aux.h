@@ -10,7 +10,7 @@ struct perf_event;
 struct perf_output_handle;
 
 int perf_aux_mmap(struct perf_event *event, struct vm_area_struct *vma);
-vm_fault_t perf_aux_fault(struct perf_buffer *rb, struct vm_fault *vmf);
+struct page *perf_aux_page(struct perf_buffer *rb, unsigned long pgoff);
 void perf_aux_vma_open(struct perf_buffer *rb);
 void perf_aux_vma_close(struct perf_event *event, struct perf_buffer *rb,
 			struct mm_struct *mm);

@@ -726,12 +726,29 @@ void perf_output_end(struct perf_output_handle *handle)
 
 /* --- mmap --------------------------------------------------------------- */
 
+/*
+ * The page at @pgoff of a mapping of @rb: the control page, a data page or
+ * an AUX page; NULL past them.  RCU or @rb->aux_mutex held (for the AUX
+ * area).
+ */
+static struct page *rb_mmap_page(struct perf_buffer *rb, unsigned long pgoff)
+{
+	if (pgoff <= rb->nr_pages)
+		return virt_to_page(rb->pages[array_index_nospec(pgoff,
+							 rb->nr_pages + 1)]);
+	return perf_aux_page(rb, pgoff);
+}
+
+/*
+ * A page that mmap() did not map (rb_mmap_populate() ran out of memory) or
+ * that was zapped since (madvise(MADV_DONTNEED)).
+ */
 static vm_fault_t perf_mmap_fault(struct vm_fault *vmf)
 {
 	struct perf_event *event = vmf->vma->vm_file->private_data;
 	vm_fault_t ret = VM_FAULT_SIGBUS;
 	struct perf_buffer *rb;
-	unsigned long nr;
+	struct page *page;
 
 	/* user space writes data_tail in the control page, nothing else */
 	if (vmf->pgoff && (vmf->flags & FAULT_FLAG_WRITE))
@@ -739,16 +756,53 @@ static vm_fault_t perf_mmap_fault(struct vm_fault *vmf)
 
 	rcu_read_lock();
 	rb = rcu_dereference(*event_rbp(event));
-	if (rb && vmf->pgoff <= rb->nr_pages) {
-		nr = array_index_nospec(vmf->pgoff, rb->nr_pages + 1);
-		vmf->page = virt_to_page(rb->pages[nr]);
-		get_page(vmf->page);
+	page = rb ? rb_mmap_page(rb, vmf->pgoff) : NULL;
+	if (page) {
+		get_page(page);
+		vmf->page = page;
 		ret = 0;
-	} else if (rb) {
-		ret = perf_aux_fault(rb, vmf);
 	}
 	rcu_read_unlock();
 	return ret;
+}
+
+/*
+ * Fill the page table of @vma, a new mapping of @event's buffer or of its
+ * AUX area, so that a reader takes no page fault on its first pass.  The
+ * control page is mapped as the VMA asks; the others read-only, since
+ * user space writes nothing but the tails in the control page (a write
+ * elsewhere faults and perf_mmap_mkwrite() refuses it).  Best effort: a
+ * page left out for want of memory for a page table is mapped at its
+ * first touch by perf_mmap_fault().
+ *
+ * Called from perf_mmap() with mmap_lock held for writing, before the VMA
+ * is in the mm's tree: its vm_page_prot is still ours to set.  The new
+ * mapping's counts keep the buffer and the area alive.
+ */
+static void rb_mmap_populate(struct perf_event *event,
+			     struct vm_area_struct *vma)
+{
+	pgprot_t prot = vma->vm_page_prot;
+	pgprot_t read_only = vm_get_page_prot(vma->vm_flags & ~VM_WRITE);
+	unsigned long i, nr = vma_pages(vma);
+	struct perf_buffer *rb = rb_get(event);
+	struct page *page;
+
+	mmap_assert_write_locked(vma->vm_mm);
+	if (!rb)
+		return;
+	mutex_lock(&rb->aux_mutex);
+	for (i = 0; i < nr; i++) {
+		page = rb_mmap_page(rb, vma->vm_pgoff + i);
+		if (!page)
+			break;
+		vma->vm_page_prot = vma->vm_pgoff + i ? read_only : prot;
+		if (vm_insert_page(vma, vma->vm_start + i * PAGE_SIZE, page))
+			break;
+	}
+	vma->vm_page_prot = prot;
+	mutex_unlock(&rb->aux_mutex);
+	rb_put(rb);
 }
 
 /* A first write to a page of a writable mapping: the control page only. */
@@ -1014,6 +1068,7 @@ mapped:
 	/* the charge is per mm: a child must not inherit the mapping */
 	vm_flags_set(vma, VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP);
 	vma->vm_ops = &perf_mmap_vm_ops;
+	rb_mmap_populate(event, vma);
 
 	if (event->pmu->event_mapped)
 		event->pmu->event_mapped(event, vma->vm_mm);

@@ -3,11 +3,11 @@
  * What perf_event_open(2) gained in mainline after 6.12 and this core
  * provides on a 6.12 kernel: attr.config4 and PERF_ATTR_SIZE_VER9 (6.19),
  * a clear refusal of the deferred callchain bits it names but does not
- * provide, EPOLLHUP for a pinned event in the error state (6.15), and
- * throttling that stops a whole group, the leader alone writing THROTTLE
- * and UNTHROTTLE (6.16).  A
- * 6.12 kernel fails the tests of those changes; that is the difference of
- * version the README lists.  The EPOLLRDNORM and data-page write tests
+ * provide, ring-buffer pages mapped by mmap() itself (6.14), EPOLLHUP for
+ * a pinned event in the error state (6.15), and throttling that stops a
+ * whole group, the leader alone writing THROTTLE and UNTHROTTLE (6.16).
+ * A 6.12 kernel fails the tests of those changes; that is the difference
+ * of version the README lists.  The EPOLLRDNORM and data-page write tests
  * hold on every version.
  */
 #define _GNU_SOURCE
@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <unistd.h>
 #include <linux/perf_event.h>
 
@@ -246,6 +247,76 @@ TEST(data_page_write_sigbus)
 
 	munmap(up, len);
 	close(fd);
+}
+
+/* ---------------------------------------------------------------------
+ * Ring-buffer pages mapped at mmap() (6.14)
+ */
+
+/* The minor page faults this process has taken so far. */
+static long minor_faults(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru))
+		return -1;
+	return ru.ru_minflt;
+}
+
+/* Read a byte of each of the @n pages at @p. */
+static unsigned int read_pages(const volatile char *p, long n, long page)
+{
+	unsigned int sum = 0;
+	long i;
+
+	for (i = 0; i < n; i++)
+		sum += p[i * page];
+	return sum;
+}
+
+/*
+ * mmap() maps the whole buffer, the control page and every data page, in
+ * a writable mapping and in a read-only (overwrite) one: a reader's first
+ * pass over it takes no page fault.  6.12 mapped each page at its first
+ * touch, one minor fault each.
+ */
+TEST(ring_pages_mapped_at_mmap)
+{
+	long page = sysconf(_SC_PAGESIZE), n = 1 + DATA_PAGES, before, faults;
+	int prots[] = { PROT_READ | PROT_WRITE, PROT_READ };
+	struct perf_event_attr attr;
+	char *warm, *ring;
+	unsigned int i;
+	int fd;
+
+	/* this code and its stack take their own faults first */
+	warm = malloc(n * page);
+	ASSERT_NE(NULL, warm);
+	memset(warm, 0, n * page);
+	read_pages(warm, n, page);
+	minor_faults();
+
+	for (i = 0; i < sizeof(prots) / sizeof(prots[0]); i++) {
+		sw_attr(&attr, PERF_COUNT_SW_DUMMY);
+		attr.sample_period = 1;
+		attr.mmap = 1;
+		fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
+		ASSERT_GE(fd, 0) TH_LOG("dummy: %s", strerror(errno));
+		ring = mmap(NULL, n * page, prots[i], MAP_SHARED, fd, 0);
+		ASSERT_NE(MAP_FAILED, ring) TH_LOG("mmap: %s", strerror(errno));
+
+		before = minor_faults();
+		read_pages(ring, n, page);
+		faults = minor_faults() - before;
+		EXPECT_EQ(0, faults)
+			TH_LOG("%s mapping: %ld faults reading %ld pages",
+			       prots[i] & PROT_WRITE ? "writable" : "read-only",
+			       faults, n);
+
+		munmap(ring, n * page);
+		close(fd);
+	}
+	free(warm);
 }
 
 /* ---------------------------------------------------------------------
