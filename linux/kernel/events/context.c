@@ -1069,6 +1069,19 @@ static void ctx_function_call(struct perf_event_context *ctx, ctx_func_t func,
 {
 	struct ctx_call call = { .ctx = ctx, .func = func, .info = info };
 
+	/*
+	 * The caller's own context (its ioctls on its own events) is active
+	 * on this CPU, or can be made so: do what the IPI would do, without
+	 * the cross-call.  With IRQs off the task stays here.
+	 */
+	if (ctx->task == current) {
+		local_irq_disable();
+		ctx_call_ipi(&call);
+		local_irq_enable();
+		if (call.done)
+			return;
+	}
+
 	for (;;) {
 		struct task_struct *task = ctx->task;
 		int cpu = task ? task_cpu(task) : ctx->cpu;
@@ -1362,8 +1375,16 @@ static void enable_func(struct perf_cpu_context *cpuctx,
 {
 	struct perf_event *event = info;
 
+	/*
+	 * Only an event that is off, or in error (given another chance), is
+	 * enabled.  An aux_output event whose AUX leader left the group has
+	 * nowhere to write to: it stays as it is (in error).
+	 */
 	if (!(event->attach_state & PERF_ATTACH_CONTEXT) ||
-	    event->state >= PERF_EVENT_STATE_INACTIVE)
+	    event->state >= PERF_EVENT_STATE_INACTIVE ||
+	    event->state < PERF_EVENT_STATE_ERROR ||
+	    (unlikely(event->attr.aux_output) &&
+	     event->aux_event != event->group_leader))
 		return;
 	event->tstamp = event_clock(event);
 	WRITE_ONCE(event->state, PERF_EVENT_STATE_INACTIVE);
@@ -1377,26 +1398,18 @@ static void enable_func(struct perf_cpu_context *cpuctx,
  */
 void perf_event_enable_locked(struct perf_event *event)
 {
-	struct perf_event_context *ctx = event->ctx;
+	enum perf_event_state state = READ_ONCE(event->state);
 
 	assert_event_locked(event);
-	raw_spin_lock_irq(&ctx->lock);
 	/*
-	 * An aux_output event whose AUX leader left the group has nowhere to
-	 * write to: it stays as it is (in error).
+	 * Enabled already, or gone with its task: no call.  enable_func()
+	 * checks again under the context's lock; only the CPU where the
+	 * event runs moves it between ACTIVE, INACTIVE and ERROR meanwhile.
 	 */
-	if (event->state >= PERF_EVENT_STATE_INACTIVE ||
-	    event->state < PERF_EVENT_STATE_ERROR ||
-	    (unlikely(event->attr.aux_output) &&
-	     event->aux_event != event->group_leader)) {
-		raw_spin_unlock_irq(&ctx->lock);
+	if (state >= PERF_EVENT_STATE_INACTIVE ||
+	    state < PERF_EVENT_STATE_ERROR)
 		return;
-	}
-	/* an event in error is given another chance */
-	if (event->state == PERF_EVENT_STATE_ERROR)
-		event->state = PERF_EVENT_STATE_OFF;
-	raw_spin_unlock_irq(&ctx->lock);
-	ctx_function_call(ctx, enable_func, event);
+	ctx_function_call(event->ctx, enable_func, event);
 }
 
 static void disable_func(struct perf_cpu_context *cpuctx,
