@@ -210,18 +210,31 @@ bool perf_ctx_is_dead(struct perf_event_context *ctx)
  * @event: the event
  *
  * An event can move between contexts (perf_pmu_migrate_context()), so the
- * context is re-checked once its mutex is held.
+ * context is re-checked once its mutex is held.  From then on the event's
+ * own reference keeps the context: event->ctx changes only under this
+ * mutex.  A caller that drops the mutex before perf_event_ctx_unlock()
+ * must hold a reference of its own (perf_ctx_get()) meanwhile.
  *
- * Return: the context, mutex held, with a reference dropped by
- * perf_event_ctx_unlock().
+ * Return: the context, its mutex held.
  */
 struct perf_event_context *perf_event_ctx_lock(struct perf_event *event)
 {
 	struct perf_event_context *ctx;
 
 	for (;;) {
+		/* RCU keeps a context's memory while its mutex is tried */
 		rcu_read_lock();
 		ctx = READ_ONCE(event->ctx);
+		if (mutex_trylock(&ctx->mutex)) {
+			if (READ_ONCE(event->ctx) == ctx) {
+				rcu_read_unlock();
+				return ctx;
+			}
+			mutex_unlock(&ctx->mutex);
+			rcu_read_unlock();
+			continue;
+		}
+		/* to sleep on the mutex, a reference of our own */
 		if (!refcount_inc_not_zero(&ctx->refcount)) {
 			rcu_read_unlock();
 			cpu_relax();
@@ -229,18 +242,24 @@ struct perf_event_context *perf_event_ctx_lock(struct perf_event *event)
 		}
 		rcu_read_unlock();
 		mutex_lock(&ctx->mutex);
-		if (READ_ONCE(event->ctx) == ctx)
+		if (READ_ONCE(event->ctx) == ctx) {
+			perf_ctx_put(ctx);	/* the event holds one too */
 			return ctx;
+		}
 		mutex_unlock(&ctx->mutex);
 		perf_ctx_put(ctx);
 	}
 }
 
+/**
+ * perf_event_ctx_unlock - undo perf_event_ctx_lock()
+ * @event: the event
+ * @ctx: what perf_event_ctx_lock() returned
+ */
 void perf_event_ctx_unlock(struct perf_event *event,
 			   struct perf_event_context *ctx)
 {
 	mutex_unlock(&ctx->mutex);
-	perf_ctx_put(ctx);
 }
 
 /* ---------------------------------------------------------------------
@@ -1587,6 +1606,16 @@ static void sync_ipi(void *data)
 static bool event_ipi(struct perf_event *event, smp_call_func_t here,
 		      void *args, int *done)
 {
+	unsigned long flags;
+
+	/* on this CPU (a task reading its own events): no cross-call */
+	local_irq_save(flags);
+	if (READ_ONCE(event->oncpu) == smp_processor_id())
+		here(args);
+	local_irq_restore(flags);
+	if (*done)
+		return true;
+
 	for (;;) {
 		int cpu = READ_ONCE(event->oncpu);
 

@@ -44,6 +44,7 @@
 
 #include "internal.h"
 #include "addr_filter.h"
+#include "context.h"
 #include "overflow.h"
 #include "tracepoint.h"
 
@@ -483,8 +484,8 @@ EXPORT_SYMBOL_GPL(perf_trace_run_bpf_submit);
  * Context: event->ctx->mutex held (perf_event_ctx_lock()); it is dropped
  * and taken again around building a tracing filter, which belongs to the
  * trace event and not to the context (the tracing code's event_mutex may
- * nest inside ctx->mutex: event_init takes it at fork).  The caller's
- * context reference keeps the context alive meanwhile.
+ * nest inside ctx->mutex: event_init takes it at fork), with a reference
+ * on the context meanwhile.
  *
  * Return: 0; -EFAULT or -ENOMEM copying the string; the tracing code's
  * error for a bad expression; perf_addr_filters_set()'s errors; -EINVAL
@@ -502,9 +503,11 @@ int perf_event_set_filter(struct perf_event *event, void __user *arg)
 
 	if (perf_event_is_tracing(event)) {
 		lockdep_assert_held(&ctx->mutex);
+		perf_ctx_get(ctx);
 		mutex_unlock(&ctx->mutex);
 		err = ftrace_profile_set_filter(event, event->attr.config, text);
 		mutex_lock(&ctx->mutex);
+		perf_ctx_put(ctx);
 	} else if (has_addr_filter(event)) {
 		err = perf_addr_filters_set(event, text);
 	} else {
