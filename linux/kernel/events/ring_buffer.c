@@ -775,6 +775,12 @@ static vm_fault_t perf_mmap_fault(struct vm_fault *vmf)
  * page left out for want of memory for a page table is mapped at its
  * first touch by perf_mmap_fault().
  *
+ * Only a readable mapping is filled.  The protection of a VMA without
+ * VM_READ, less VM_WRITE, is PAGE_NONE: the entries would look like NUMA
+ * hinting ones, and a read through a write-only mapping (which the
+ * hardware allows) would fault on them for ever.  Such mappings keep
+ * taking their pages at first touch.
+ *
  * Called from perf_mmap() with mmap_lock held for writing, before the VMA
  * is in the mm's tree: its vm_page_prot is still ours to set.  The new
  * mapping's counts keep the buffer and the area alive.
@@ -785,10 +791,13 @@ static void rb_mmap_populate(struct perf_event *event,
 	pgprot_t prot = vma->vm_page_prot;
 	pgprot_t read_only = vm_get_page_prot(vma->vm_flags & ~VM_WRITE);
 	unsigned long i, nr = vma_pages(vma);
-	struct perf_buffer *rb = rb_get(event);
+	struct perf_buffer *rb;
 	struct page *page;
 
 	mmap_assert_write_locked(vma->vm_mm);
+	if (!(vma->vm_flags & VM_READ))
+		return;
+	rb = rb_get(event);
 	if (!rb)
 		return;
 	mutex_lock(&rb->aux_mutex);
