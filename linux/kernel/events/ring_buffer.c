@@ -740,8 +740,9 @@ static struct page *rb_mmap_page(struct perf_buffer *rb, unsigned long pgoff)
 }
 
 /*
- * A page that mmap() did not map (rb_mmap_populate() ran out of memory) or
- * that was zapped since (madvise(MADV_DONTNEED)).
+ * A page that mmap() did not map (a mapping without VM_READ, or no memory
+ * for a page table in rb_mmap_populate()) or that was zapped since
+ * (madvise(MADV_DONTNEED)).
  */
 static vm_fault_t perf_mmap_fault(struct vm_fault *vmf)
 {
