@@ -11,7 +11,8 @@
  * leader's area (aux_output) or pause and resume it on overflow
  * (aux_pause, aux_resume, aux_start_paused), and address filters
  * (PERF_EVENT_IOC_SET_FILTER): kernel ranges, file ranges resolved in
- * the task's address space and moved when it maps the file.
+ * the task's address space and moved when it maps the file; and the PMU
+ * unregistered under open events, which are revoked.
  *
  * The AUX writer is the "aux_test" PMU of debug kernels, registered
  * through /sys/module/aux_test/parameters/enable; where there is no such
@@ -25,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
@@ -1170,6 +1172,109 @@ TEST_F(writer, exec_clears_file_ranges)
 	close(file);
 	munmap(aux, 4 * page);
 	ring_unmap(&r);
+	close(fd);
+}
+
+/* The count of @fd, or -1 if read() fails. */
+static long long read_count(int fd)
+{
+	__u64 v;
+
+	return read(fd, &v, sizeof(v)) == sizeof(v) ? (long long)v : -1;
+}
+
+/*
+ * The PMU goes away under open events (6.16): perf_pmu_unregister() revokes
+ * them.  Each keeps its last count for read(), a new mmap() is ENODEV,
+ * poll() reports EPOLLHUP, a mapping made before stays readable, and
+ * nothing reaches the driver again: its own, an inherited copy in a child
+ * and a CPU-wide one.  The PMU can then be registered again.
+ */
+TEST_F(writer, unregister_under_live_events)
+{
+	long page = page_size();
+	struct perf_event_attr attr;
+	struct pollfd pfd;
+	long long c1, c2;
+	int fd, inh_fd, cpu_fd, go[2], status;
+	struct ring r;
+	void *aux;
+	pid_t pid;
+	char b;
+
+	if (!self->enabled_here)
+		SKIP(return, "aux_test was registered by someone else");
+
+	fd = open_writer(self->type, 64);
+	ASSERT_GE(fd, 0) TH_LOG("aux_test: %s", strerror(errno));
+	ASSERT_EQ(0, ring_map(&r, fd, 4, PROT_READ | PROT_WRITE));
+	aux = aux_map(fd, &r, 4, 2, PROT_READ | PROT_WRITE);
+	ASSERT_NE(NULL, aux);
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+	switch_out(3);
+
+	/* an inherited copy in a child that waits, and a CPU-wide event */
+	aux_test_attr(&attr, self->type);
+	attr.config = 64;
+	attr.inherit = 1;
+	inh_fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	ASSERT_GE(inh_fd, 0) TH_LOG("inherited aux_test: %s", strerror(errno));
+	ASSERT_EQ(0, pipe(go));
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		close(go[1]);
+		_exit(read(go[0], &b, 1) == 1 ? 0 : 1);
+	}
+	close(go[0]);
+	attr.inherit = 0;
+	cpu_fd = sys_perf_event_open(&attr, -1, 0, -1, 0);
+
+	ASSERT_EQ(0, write_int(AUX_TEST_ENABLE, 0))
+		TH_LOG("unregister with events open: %s", strerror(errno));
+	self->enabled_here = 0;
+
+	c1 = read_count(fd);
+	ASSERT_GT(c1, 0);
+	switch_out(3);
+	c2 = read_count(fd);
+	EXPECT_EQ(c1, c2);
+	/* enabling it again changes nothing */
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	switch_out(3);
+	EXPECT_EQ(c1, read_count(fd));
+
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, 2 * page, PROT_READ, MAP_SHARED, fd, 0));
+	EXPECT_EQ(ENODEV, errno);
+	pfd.fd = fd;
+	pfd.events = POLLIN;
+	EXPECT_EQ(1, poll(&pfd, 1, 0));
+	EXPECT_TRUE(pfd.revents & POLLHUP);
+	/* what was mapped before stays mapped */
+	EXPECT_LE(__atomic_load_n(&r.meta->aux_tail, __ATOMIC_ACQUIRE),
+		  __atomic_load_n(&r.meta->aux_head, __ATOMIC_ACQUIRE));
+
+	ASSERT_EQ(1, write(go[1], "g", 1));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	close(go[1]);
+	EXPECT_GE(read_count(inh_fd), 0);
+	close(inh_fd);
+	if (cpu_fd >= 0) {
+		EXPECT_GE(read_count(cpu_fd), 0);
+		close(cpu_fd);
+	}
+	munmap(aux, 2 * page);
+	ring_unmap(&r);
+	close(fd);
+
+	/* and back: a new registration takes new events */
+	ASSERT_EQ(0, write_int(AUX_TEST_ENABLE, 1));
+	self->enabled_here = 1;
+	ASSERT_EQ(0, read_int(AUX_TEST_TYPE, &self->type));
+	fd = open_writer(self->type, 64);
+	ASSERT_GE(fd, 0) TH_LOG("after registering again: %s", strerror(errno));
 	close(fd);
 }
 

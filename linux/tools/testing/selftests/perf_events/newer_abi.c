@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <linux/perf_event.h>
 
@@ -317,6 +318,46 @@ TEST(ring_pages_mapped_at_mmap)
 		close(fd);
 	}
 	free(warm);
+}
+
+/*
+ * A ring buffer mapped write-only (PROT_WRITE alone, which no CPU here can
+ * express: such pages are readable too) can be read and its control page
+ * written, as with any mapping; a child does it under an alarm, so that a
+ * kernel that keeps faulting on the read fails the test instead of hanging.
+ */
+TEST(ring_mapped_write_only)
+{
+	long page = sysconf(_SC_PAGESIZE), n = 1 + DATA_PAGES;
+	struct perf_event_mmap_page *meta;
+	struct perf_event_attr attr;
+	int fd, status;
+	char *ring;
+	pid_t pid;
+
+	sw_attr(&attr, PERF_COUNT_SW_DUMMY);
+	attr.sample_period = 1;
+	attr.mmap = 1;
+	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	ASSERT_GE(fd, 0) TH_LOG("dummy: %s", strerror(errno));
+	ring = mmap(NULL, n * page, PROT_WRITE, MAP_SHARED, fd, 0);
+	ASSERT_NE(MAP_FAILED, ring) TH_LOG("mmap: %s", strerror(errno));
+
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		alarm(10);
+		read_pages(ring, n, page);
+		meta = (struct perf_event_mmap_page *)ring;
+		meta->data_tail = meta->data_head;
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		TH_LOG("reader: status 0x%x", status);
+
+	munmap(ring, n * page);
+	close(fd);
 }
 
 /* ---------------------------------------------------------------------
