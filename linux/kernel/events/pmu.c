@@ -692,6 +692,13 @@ static struct perf_event_context *perf_pmu_lock_group(struct perf_event *leader)
 	}
 }
 
+/* Undo perf_pmu_lock_group(): the mutex, then the reference it took. */
+static void perf_pmu_unlock_group(struct perf_event_context *ctx)
+{
+	mutex_unlock(&ctx->mutex);
+	perf_ctx_put(ctx);
+}
+
 static bool perf_attr_excludes_anything(const struct perf_event_attr *attr)
 {
 	return attr->exclude_user || attr->exclude_kernel || attr->exclude_hv ||
@@ -740,7 +747,7 @@ static int perf_pmu_offer(struct pmu *pmu, struct perf_event *event)
 	err = pmu->event_init(event);
 
 	if (group_ctx)
-		perf_event_ctx_unlock(event->group_leader, group_ctx);
+		perf_pmu_unlock_group(group_ctx);
 
 	if (!err) {
 		err = perf_pmu_check_caps(pmu, event);
