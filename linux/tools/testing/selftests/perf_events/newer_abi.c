@@ -321,10 +321,12 @@ TEST(ring_pages_mapped_at_mmap)
 }
 
 /*
- * A ring buffer mapped write-only (PROT_WRITE alone, which no CPU here can
- * express: such pages are readable too) can be read and its control page
- * written, as with any mapping; a child does it under an alarm, so that a
- * kernel that keeps faulting on the read fails the test instead of hanging.
+ * A ring buffer mapped write-only (PROT_WRITE alone) can have its control
+ * page written and then read, as any mapping.  Whether its data pages can
+ * be read is the architecture's rule (x86 lets a write-only page be read;
+ * arm64 sends SIGSEGV).  What must not happen is a read that faults for
+ * ever, as on a kernel that filled such a mapping with inaccessible
+ * entries at mmap(): a child reads under an alarm.
  */
 TEST(ring_mapped_write_only)
 {
@@ -347,14 +349,19 @@ TEST(ring_mapped_write_only)
 	ASSERT_GE(pid, 0);
 	if (pid == 0) {
 		alarm(10);
-		read_pages(ring, n, page);
 		meta = (struct perf_event_mmap_page *)ring;
-		meta->data_tail = meta->data_head;
+		meta->data_tail = 0;
+		if (meta->data_tail != 0 || meta->data_head > n * page)
+			_exit(1);
+		/* the data pages: read, or SIGSEGV where the CPU says so */
+		read_pages(ring + page, n - 1, page);
 		_exit(0);
 	}
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
-		TH_LOG("reader: status 0x%x", status);
+	EXPECT_TRUE((WIFEXITED(status) && WEXITSTATUS(status) == 0) ||
+		    (WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV))
+		TH_LOG("reader: status 0x%x (SIGALRM: it kept faulting)",
+		       status);
 
 	munmap(ring, n * page);
 	close(fd);
