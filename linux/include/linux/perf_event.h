@@ -341,6 +341,13 @@ struct pmu {
 	struct perf_cpu_pmu_context __percpu *cpu_pmu_context;
 	int __percpu			*pmu_disable_count;
 	atomic_t			exclusive_cnt;	/* <0: CPU, >0: task events */
+	/*
+	 * Its events (by pmu_list) and its task sub-contexts (by
+	 * pmu_epc_entry), for perf_pmu_unregister() to revoke.
+	 */
+	spinlock_t			events_lock;
+	struct list_head		events;
+	struct list_head		task_epcs;
 
 	/*
 	 * Claim and check a new event: 0 if it is this PMU's and valid;
@@ -480,7 +487,8 @@ enum perf_event_state {
 	PERF_EVENT_STATE_OFF		= -1,	/* disabled */
 	PERF_EVENT_STATE_ERROR		= -2,	/* cannot be scheduled */
 	PERF_EVENT_STATE_EXIT		= -3,	/* its task exited */
-	PERF_EVENT_STATE_DEAD		= -4,	/* being freed */
+	PERF_EVENT_STATE_REVOKED	= -4,	/* its PMU went away */
+	PERF_EVENT_STATE_DEAD		= -5,	/* being freed */
 };
 
 /* Called on overflow (in NMI or IRQ context for hardware PMUs). */
@@ -522,6 +530,7 @@ struct perf_event_pmu_context {
 	struct pmu			*pmu;
 	struct perf_event_context	*ctx;
 	struct list_head		pmu_ctx_entry;	/* in ctx->pmu_ctx_list */
+	struct list_head		pmu_epc_entry;	/* task's: pmu->task_epcs */
 
 	/*
 	 * Group leaders that may run on any CPU, linked by their group_entry;
@@ -538,6 +547,7 @@ struct perf_event_pmu_context {
 	int				nr_active;	/* groups on the PMU */
 	int				nr_cgroups;	/* cgroup events */
 	unsigned int			embedded : 1;	/* in perf_cpu_pmu_context */
+	unsigned int			revoked : 1;	/* its PMU went away */
 	unsigned int			rotate_necessary : 1; /* a group did not fit */
 
 	atomic_t			refcount;
@@ -615,6 +625,7 @@ struct perf_event {
 
 	/* ---- the PMU ---- */
 	struct pmu			*pmu;		/* always the event's own */
+	struct list_head		pmu_list;	/* pmu->events */
 	void				*pmu_private;	/* the driver's */
 	struct hw_perf_event		hw;
 

@@ -349,6 +349,30 @@ struct page *perf_aux_page(struct perf_buffer *rb, unsigned long pgoff)
 }
 
 /**
+ * perf_aux_revoke - give a departing PMU's driver data of an AUX area back
+ * @rb: a buffer (referenced by the caller)
+ * @pmu: the PMU being unregistered, whose events no longer run
+ *
+ * If @rb has an AUX area set up by @pmu, its setup_aux() data goes to
+ * free_aux() now, while the driver is still there; the core's pages stay
+ * mapped until their last user lets go.  Process context.
+ */
+void perf_aux_revoke(struct perf_buffer *rb, struct pmu *pmu)
+{
+	struct perf_aux_area *aux;
+	void *priv = NULL;
+
+	mutex_lock(&rb->aux_mutex);
+	aux = rcu_dereference_protected(rb->aux,
+					lockdep_is_held(&rb->aux_mutex));
+	if (aux && aux->pmu == pmu)
+		priv = xchg(&aux->priv, NULL);
+	mutex_unlock(&rb->aux_mutex);
+	if (priv)
+		pmu->free_aux(priv);
+}
+
+/**
  * perf_aux_vma_open - one more VMA maps the AUX area (mremap)
  * @rb: the buffer
  */

@@ -8,12 +8,15 @@
 struct perf_buffer;
 struct perf_event;
 struct perf_output_handle;
+struct pmu;
 
 int perf_aux_mmap(struct perf_event *event, struct vm_area_struct *vma);
 struct page *perf_aux_page(struct perf_buffer *rb, unsigned long pgoff);
 void perf_aux_vma_open(struct perf_buffer *rb);
 void perf_aux_vma_close(struct perf_event *event, struct perf_buffer *rb,
 			struct mm_struct *mm);
+/* free a departing PMU's data of @rb's AUX area (perf_pmu_unregister()) */
+void perf_aux_revoke(struct perf_buffer *rb, struct pmu *pmu);
 
 /* AUX attributes against the event's PMU, at event allocation */
 int perf_aux_attr_check(struct perf_event *event);

@@ -4,7 +4,7 @@
  * AUX code can be tested on machines whose hardware has no tracer (or
  * whose emulator does not model one).  Debug kernels only, and registered
  * only while /sys/module/aux_test/parameters/enable is 1 (root sets it;
- * setting it back to 0 takes the PMU away once it has no events left).
+ * setting it back to 0 takes the PMU away, revoking its open events).
  *
  * An event of it counts bytes.  Each time it leaves the CPU (context
  * switch, disable, close) it writes attr.config bytes (a multiple of 8,
@@ -72,16 +72,12 @@ struct aux_test_state {
 	u64				syncs;
 };
 
-/* events alive: the PMU may go only when there are none */
-static atomic_t aux_test_events = ATOMIC_INIT(0);
-
 static struct pmu aux_test_pmu;
 
 static void aux_test_free(struct perf_event *event)
 {
 	kfree(event->pmu_private);
 	event->pmu_private = NULL;
-	atomic_dec(&aux_test_events);
 }
 
 static int aux_test_event_init(struct perf_event *event)
@@ -100,7 +96,6 @@ static int aux_test_event_init(struct perf_event *event)
 		return -ENOMEM;
 	st->next_word = 1;
 	event->pmu_private = st;
-	atomic_inc(&aux_test_events);
 	event->destroy = aux_test_free;
 	return 0;
 }
@@ -384,10 +379,8 @@ static int aux_test_enable_set(const char *val, const struct kernel_param *kp)
 	if (on && !aux_test_registered) {
 		err = perf_pmu_register(&aux_test_pmu, "aux_test", -1);
 	} else if (!on && aux_test_registered) {
-		if (atomic_read(&aux_test_events))
-			err = -EBUSY;
-		else
-			perf_pmu_unregister(&aux_test_pmu);
+		/* open events are revoked */
+		perf_pmu_unregister(&aux_test_pmu);
 	}
 	if (!err)
 		aux_test_registered = on;

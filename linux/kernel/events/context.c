@@ -272,6 +272,7 @@ static void perf_epc_init(struct perf_event_pmu_context *epc, struct pmu *pmu,
 	epc->pmu = pmu;
 	epc->ctx = ctx;
 	INIT_LIST_HEAD(&epc->pmu_ctx_entry);
+	INIT_LIST_HEAD(&epc->pmu_epc_entry);
 	INIT_LIST_HEAD(&epc->pinned_groups);
 	INIT_LIST_HEAD(&epc->flexible_groups);
 	epc->pinned_cpu_groups = RB_ROOT;
@@ -337,6 +338,10 @@ perf_epc_find_get_pmu(struct perf_event_context *ctx, struct pmu *pmu, int cpu)
 	list_add_tail(&new->pmu_ctx_entry, &ctx->pmu_ctx_list);
 	raw_spin_unlock_irq(&ctx->lock);
 	perf_ctx_get(ctx);
+
+	spin_lock_irq(&pmu->events_lock);
+	list_add_tail(&new->pmu_epc_entry, &pmu->task_epcs);
+	spin_unlock_irq(&pmu->events_lock);
 	return new;
 }
 
@@ -379,9 +384,15 @@ void perf_epc_put(struct perf_event_pmu_context *epc)
 	/* CPU sub-contexts live as long as their PMU */
 	if (!atomic_dec_and_test(&epc->refcount) || epc->embedded)
 		return;
-	raw_spin_lock_irqsave(&ctx->lock, flags);
-	list_del_rcu(&epc->pmu_ctx_entry);
-	raw_spin_unlock_irqrestore(&ctx->lock, flags);
+	/* a revoked one is on no list, and its PMU may be gone */
+	if (!epc->revoked) {
+		spin_lock_irqsave(&epc->pmu->events_lock, flags);
+		list_del_init(&epc->pmu_epc_entry);
+		spin_unlock_irqrestore(&epc->pmu->events_lock, flags);
+		raw_spin_lock_irqsave(&ctx->lock, flags);
+		list_del_rcu(&epc->pmu_ctx_entry);
+		raw_spin_unlock_irqrestore(&ctx->lock, flags);
+	}
 	call_rcu(&epc->rcu_head, perf_epc_free_rcu);
 	perf_ctx_put(ctx);
 }
@@ -1339,6 +1350,8 @@ static void remove_func(struct perf_cpu_context *cpuctx,
 	}
 	if (args->flags & DETACH_EXIT)
 		state = PERF_EVENT_STATE_EXIT;
+	if (args->flags & DETACH_REVOKE)
+		state = PERF_EVENT_STATE_REVOKED;
 	if (args->flags & DETACH_DEAD)
 		state = PERF_EVENT_STATE_DEAD;
 	/* a plain removal (a move) leaves the state as it is, off the PMU */

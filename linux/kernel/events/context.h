@@ -45,6 +45,7 @@ void perf_install_event(struct perf_event_context *ctx,
 #define DETACH_EXIT	0x02	/* the task is exiting: state EXIT */
 #define DETACH_DEAD	0x04	/* the event is being freed: state DEAD */
 #define DETACH_MOVE	0x08	/* put back in the same context right after */
+#define DETACH_REVOKE	0x10	/* its PMU is going away: state REVOKED */
 void perf_remove_event(struct perf_event *event, unsigned int flags);
 
 /* ctx->mutex held by the caller */

@@ -163,6 +163,7 @@ struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
 	INIT_LIST_HEAD(&event->sibling_list);
 	INIT_LIST_HEAD(&event->active_entry);
 	INIT_LIST_HEAD(&event->migrate_entry);
+	INIT_LIST_HEAD(&event->pmu_list);
 	INIT_LIST_HEAD(&event->child_list);
 	INIT_LIST_HEAD(&event->child_entry);
 	INIT_LIST_HEAD(&event->owner_entry);
@@ -275,14 +276,15 @@ void perf_event_free(struct perf_event *event)
 	perf_addr_filters_free(event);
 	if (event->destroy)
 		event->destroy(event);
+	/* the sub-context before the PMU: perf_pmu_unregister() waits for both */
+	if (event->pmu_ctx)
+		perf_epc_put(event->pmu_ctx);
 	perf_pmu_put_event(event);
 	perf_callchain_event_free(event);
 	security_perf_event_free(event);
 	if (event->hw.target)
 		put_task_struct(event->hw.target);
 	put_pid_ns(event->ns);
-	if (event->pmu_ctx)
-		perf_epc_put(event->pmu_ctx);
 	if (event->ctx)
 		perf_ctx_put(event->ctx);
 	if (event->aux_event)

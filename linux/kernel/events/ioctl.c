@@ -169,6 +169,10 @@ static long perf_ioctl_locked(struct perf_event *event, unsigned int cmd,
 	void __user *uarg = (void __user *)arg;
 	perf_event_action_t action;
 
+	/* its PMU went away (revoke.c): nothing to act on */
+	if (event->state == PERF_EVENT_STATE_REVOKED)
+		return -ENODEV;
+
 	switch (cmd) {
 	case PERF_EVENT_IOC_ENABLE:
 		action = perf_event_enable_locked;

@@ -40,6 +40,7 @@
 #include "internal.h"
 #include "context.h"
 #include "pmu.h"
+#include "revoke.h"
 #include "rotate.h"
 
 /* How many times an event_init() may hand an event on to another type. */
@@ -560,6 +561,9 @@ int perf_pmu_register(struct pmu *pmu, const char *name, int type)
 	for_each_possible_cpu(cpu)
 		perf_cpc_init(per_cpu_ptr(pmu->cpu_pmu_context, cpu), pmu, cpu);
 	atomic_set(&pmu->exclusive_cnt, 0);
+	spin_lock_init(&pmu->events_lock);
+	INIT_LIST_HEAD(&pmu->events);
+	INIT_LIST_HEAD(&pmu->task_epcs);
 
 	mutex_lock(&perf_pmus_lock);
 	/* Reserve the number; lookups see NULL until the PMU is complete. */
@@ -610,8 +614,12 @@ EXPORT_SYMBOL_GPL(perf_pmu_register);
  * perf_pmu_unregister - take a PMU away
  * @pmu: a PMU registered with perf_pmu_register()
  *
- * The PMU must have no events left (a module's PMU is pinned by a module
- * reference per event).  Waits for lookups in flight.  Process context.
+ * New events can no longer find the PMU once lookups in flight are done;
+ * the events it still has are revoked (perf_pmu_revoke_events()): they
+ * keep their counts for read() and never reach the driver again.  A
+ * module's PMU keeps its module loaded while it has events (a module
+ * reference each), so this happens when a driver lets go of a device.
+ * Process context.
  */
 void perf_pmu_unregister(struct pmu *pmu)
 {
@@ -626,6 +634,8 @@ void perf_pmu_unregister(struct pmu *pmu)
 	/* Lookups run under SRCU; the scheduling paths under plain RCU. */
 	synchronize_srcu(&pmus_srcu);
 	synchronize_rcu();
+
+	perf_pmu_revoke_events(pmu);
 
 	for_each_possible_cpu(cpu)
 		perf_mux_timer_stop(per_cpu_ptr(pmu->cpu_pmu_context, cpu));
@@ -763,6 +773,10 @@ static int perf_pmu_offer(struct pmu *pmu, struct perf_event *event)
 	}
 	if (pmu->task_ctx_nr == perf_sw_context)
 		event->event_caps |= PERF_EV_CAP_SOFTWARE;
+
+	spin_lock_irq(&pmu->events_lock);
+	list_add_tail(&event->pmu_list, &pmu->events);
+	spin_unlock_irq(&pmu->events_lock);
 	return 0;
 }
 
@@ -859,11 +873,19 @@ unlock:
  * perf_pmu_put_event - drop what perf_pmu_init_event() took
  * @event: the event; its event->destroy(), if any, has already run
  *
- * Drops the reference on the PMU's module.  Does nothing for an event
- * whose perf_pmu_init_event() failed (event->pmu is then NULL).
+ * Takes the event off the PMU's list of events and drops the reference
+ * on the PMU's module.  Does nothing for an event whose
+ * perf_pmu_init_event() failed (event->pmu is then NULL).
  */
 void perf_pmu_put_event(struct perf_event *event)
 {
-	if (event->pmu)
-		module_put(event->pmu->module);
+	struct pmu *pmu = event->pmu;
+	unsigned long flags;
+
+	if (!pmu)
+		return;
+	spin_lock_irqsave(&pmu->events_lock, flags);
+	list_del_init(&event->pmu_list);
+	spin_unlock_irqrestore(&pmu->events_lock, flags);
+	module_put(pmu->module);
 }

@@ -1041,6 +1041,10 @@ int perf_mmap(struct file *file, struct vm_area_struct *vma)
 	if (!(vma->vm_flags & VM_SHARED))
 		return -EINVAL;
 
+	/* its PMU went away (revoke.c) */
+	if (READ_ONCE(event->state) == PERF_EVENT_STATE_REVOKED)
+		return -ENODEV;
+
 	/* all the copies would write to one buffer from many CPUs */
 	if (event->attr.inherit && event->cpu == -1)
 		return -EINVAL;
@@ -1090,10 +1094,13 @@ mapped:
 /* The event will never produce anything again. */
 static bool perf_event_hung_up(struct perf_event *event)
 {
+	enum perf_event_state state = READ_ONCE(event->state);
 	bool hung;
 
-	if (READ_ONCE(event->state) > PERF_EVENT_STATE_EXIT)
+	if (state > PERF_EVENT_STATE_EXIT)
 		return false;
+	if (state == PERF_EVENT_STATE_REVOKED)
+		return true;
 
 	/* inherited copies that still run keep it alive */
 	mutex_lock(&event->child_mutex);
@@ -1109,9 +1116,9 @@ static bool perf_event_hung_up(struct perf_event *event)
  *
  * Return: EPOLLIN | EPOLLRDNORM once after each wake-up of the buffer's
  * readers, else 0; EPOLLHUP when nothing more can come: the event has no
- * buffer, its task exited (and left no inherited copies), or it is a
- * pinned event in the error state (it could not be scheduled and stays
- * off until enabled again).
+ * buffer, its task exited (and left no inherited copies), its PMU went
+ * away, or it is a pinned event in the error state (it could not be
+ * scheduled and stays off until enabled again).
  */
 __poll_t perf_poll(struct file *file, poll_table *wait)
 {
