@@ -20,7 +20,10 @@ import sys
 OURS = "ours"
 
 TAP = re.compile(r"^(not )?ok \d+ (.*?)(?:\s+#\s*(SKIP|TODO)\b(.*))?$")
-PERFTEST = re.compile(r"^\s*(\d+(?:\.\d+)?): (.*?)\s*: (Ok|FAILED!|Skip.*)\s*$")
+# perf test's result lines; guest/suites/perf-test.sh adds "(killed after Ns)"
+# to the FAILED! line of a test it had to kill.
+PERFTEST = re.compile(r"^\s*(\d+(?:\.\d+)?): (.*?)\s*: "
+                      r"(Ok|FAILED!(?: \(killed after \d+s\))?|Skip.*)\s*$")
 PLAN = re.compile(r"^1\.\.(\d+)")
 # What our kernels must never print: lockdep, WARN, BUG, KASAN/UBSAN, Oops,
 # object and list debugging.  Any of these on our tree fails the run.
