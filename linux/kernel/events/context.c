@@ -1614,10 +1614,12 @@ static void sync_ipi(void *data)
  * Run @here, an IPI handler that works on @event only if it finds it on
  * its CPU (under ctx->lock) and then sets *@done, where @event is on a
  * PMU, following it if it moves.  Return: true if it ran there, false if
- * the event is on no PMU (or its CPU went away).
+ * the event is on no PMU (or its CPU went away).  Inlined, so that the
+ * local case calls @here directly: read() of one's own events.
  */
-static bool event_ipi(struct perf_event *event, smp_call_func_t here,
-		      void *args, int *done)
+static __always_inline bool event_ipi(struct perf_event *event,
+				      smp_call_func_t here, void *args,
+				      int *done)
 {
 	unsigned long flags;
 

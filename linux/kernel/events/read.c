@@ -129,6 +129,12 @@ u64 perf_event_total(struct perf_event *event, u64 *enabled, u64 *running)
 	*enabled = 0;
 	*running = 0;
 
+	/* only an inherit event ever has copies: no child_mutex round */
+	if (!event->attr.inherit) {
+		perf_event_accumulate(event, &sum, enabled, running);
+		return sum;
+	}
+
 	mutex_lock(&event->child_mutex);
 	perf_event_accumulate(event, &sum, enabled, running);
 	/* times the copies that already exited handed back */
@@ -182,14 +188,25 @@ static ssize_t perf_read_one(struct perf_event *event, char __user *buf)
 		*next++ = atomic64_read(&event->lost_samples);
 
 	len = (next - record) * sizeof(*record);
+	/* the plain count alone is the common read: one store, no copy loop */
+	if (len == sizeof(u64))
+		return put_user(record[0], (u64 __user *)buf) ? -EFAULT : len;
 	return copy_to_user(buf, record, len) ? -EFAULT : len;
+}
+
+/* @v into a word of a group read: the first pass sets, later ones add */
+static inline u64 *perf_read_group_word(u64 *slot, u64 v, bool first)
+{
+	*slot = first ? v : *slot + v;
+	return slot + 1;
 }
 
 /* One member's slot in a group read: value, then [id] [lost]. */
 static u64 *perf_read_group_member(struct perf_event *member, u64 read_format,
-				   u64 *slot)
+				   u64 *slot, bool first)
 {
-	*slot++ += perf_event_count_with_exited(member);
+	slot = perf_read_group_word(slot, perf_event_count_with_exited(member),
+				    first);
 	if (read_format & PERF_FORMAT_ID)
 		*slot++ = perf_event_primary_id(member);
 	if (read_format & PERF_FORMAT_LOST)
@@ -200,8 +217,9 @@ static u64 *perf_read_group_member(struct perf_event *member, u64 read_format,
 
 /*
  * Add the counts of @leader's group (the parent's group or one inherited
- * copy of it) to @words.  -ECHILD if the copy no longer has the parent's
- * shape: the sums would mix up members.
+ * copy of it) to @words; the parent's, which comes first, sets them.
+ * -ECHILD if the copy no longer has the parent's shape: the sums would mix
+ * up members.
  */
 static int perf_read_group_add(struct perf_event *leader, u64 read_format,
 			       u64 *words)
@@ -209,6 +227,7 @@ static int perf_read_group_add(struct perf_event *leader, u64 read_format,
 	struct perf_event_context *ctx = leader->ctx;
 	struct perf_event *parent = leader->parent;
 	struct perf_event *sibling;
+	bool first = !parent;
 	unsigned long flags;
 	u64 *slot = words + 1;	/* words[0] is nr */
 	int err = 0;
@@ -225,51 +244,70 @@ static int perf_read_group_add(struct perf_event *leader, u64 read_format,
 	}
 
 	if (read_format & PERF_FORMAT_TOTAL_TIME_ENABLED)
-		*slot++ += leader->total_time_enabled +
-			   atomic64_read(&leader->child_total_time_enabled);
+		slot = perf_read_group_word(slot, leader->total_time_enabled +
+			atomic64_read(&leader->child_total_time_enabled), first);
 	if (read_format & PERF_FORMAT_TOTAL_TIME_RUNNING)
-		*slot++ += leader->total_time_running +
-			   atomic64_read(&leader->child_total_time_running);
+		slot = perf_read_group_word(slot, leader->total_time_running +
+			atomic64_read(&leader->child_total_time_running), first);
 
-	slot = perf_read_group_member(leader, read_format, slot);
+	slot = perf_read_group_member(leader, read_format, slot, first);
 	for_each_sibling_event(sibling, leader)
-		slot = perf_read_group_member(sibling, read_format, slot);
+		slot = perf_read_group_member(sibling, read_format, slot, first);
 
 out:
 	raw_spin_unlock_irqrestore(&ctx->lock, flags);
 	return err;
 }
 
+/*
+ * Group layouts up to this many words are built on the stack: a group of
+ * ten with every read_format bit set fits.
+ */
+#define PERF_READ_GROUP_STACK_WORDS	32
+
 /* @size: the layout's size for the group as it is now (ctx->mutex held) */
 static ssize_t perf_read_group(struct perf_event *event, char __user *buf,
 			       size_t size)
 {
+	u64 on_stack[PERF_READ_GROUP_STACK_WORDS];
 	struct perf_event *leader = event->group_leader;
 	u64 read_format = event->attr.read_format;
 	struct perf_event *child;
-	u64 *words;
+	u64 *words = on_stack;
 	ssize_t ret;
 
 	lockdep_assert_held(&leader->ctx->mutex);
-	words = kzalloc(size, GFP_KERNEL);
-	if (!words)
-		return -ENOMEM;
+	if (size > sizeof(on_stack)) {
+		words = kmalloc(size, GFP_KERNEL);
+		if (!words)
+			return -ENOMEM;
+	}
 
 	words[0] = 1 + leader->nr_siblings;
 
-	mutex_lock(&leader->child_mutex);
-	ret = perf_read_group_add(leader, read_format, words);
-	list_for_each_entry(child, &leader->child_list, child_entry) {
-		if (ret)
-			break;
-		ret = perf_read_group_add(child, read_format, words);
+	if (!leader->attr.inherit) {
+		/* no copies to add: no child_mutex round */
+		ret = perf_read_group_add(leader, read_format, words);
+	} else {
+		/*
+		 * The leader under child_mutex too: a copy that exits hands
+		 * its counts to the leader and leaves the list in one step.
+		 */
+		mutex_lock(&leader->child_mutex);
+		ret = perf_read_group_add(leader, read_format, words);
+		list_for_each_entry(child, &leader->child_list, child_entry) {
+			if (ret)
+				break;
+			ret = perf_read_group_add(child, read_format, words);
+		}
+		mutex_unlock(&leader->child_mutex);
 	}
-	mutex_unlock(&leader->child_mutex);
 
 	if (!ret)
 		ret = copy_to_user(buf, words, size) ? -EFAULT : size;
 
-	kfree(words);
+	if (words != on_stack)
+		kfree(words);
 	return ret;
 }
 
@@ -297,12 +335,15 @@ ssize_t perf_read_event(struct perf_event *event, char __user *buf,
 	ctx = perf_event_ctx_lock(event);
 
 	/*
-	 * The size from the group as it stands (it cannot change while
-	 * ctx->mutex is held), not a cached one: the buffer below is filled
-	 * for every member there is now.
+	 * A group's size from the group as it stands (it cannot change
+	 * while ctx->mutex is held): the buffer is filled for every member
+	 * there is now.  Without PERF_FORMAT_GROUP the size is fixed by
+	 * read_format alone.
 	 */
-	size = perf_read_size_for(read_format,
-				  event->group_leader->nr_siblings);
+	size = read_format & PERF_FORMAT_GROUP ?
+	       perf_read_size_for(read_format,
+				  event->group_leader->nr_siblings) :
+	       event->read_size;
 
 	if (event->state == PERF_EVENT_STATE_ERROR)
 		ret = 0;
