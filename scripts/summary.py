@@ -84,10 +84,11 @@ def parse_log(path):
             in_dmesg = line.endswith(" begin")
             continue
         if in_dmesg:
-            if REPORTS.search(line):
-                info["reports"].append(line)
-            elif NOTES.search(line):
+            # NOTES first: the watchdog's "BUG: soft lockup" is one
+            if NOTES.search(line):
                 info["notes"].append(line)
+            elif REPORTS.search(line):
+                info["reports"].append(line)
             continue
         m = re.match(r"^@@SUITE (\S+) (begin|end)", line)
         if m:
