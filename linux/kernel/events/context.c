@@ -686,11 +686,16 @@ static void group_sched_out(struct perf_event *leader)
 	lockdep_assert_held(&epc->ctx->lock);
 	if (leader->state != PERF_EVENT_STATE_ACTIVE)
 		return;
-	perf_pmu_disable(epc->pmu);
-	event_sched_out(leader);
-	for_each_sibling_event(sibling, leader)
-		event_sched_out(sibling);
-	perf_pmu_enable(epc->pmu);
+	if (!leader->nr_siblings) {
+		/* one event comes off at once anyway: no PMU round trip */
+		event_sched_out(leader);
+	} else {
+		perf_pmu_disable(epc->pmu);
+		event_sched_out(leader);
+		for_each_sibling_event(sibling, leader)
+			event_sched_out(sibling);
+		perf_pmu_enable(epc->pmu);
+	}
 	perf_this_cpc(epc->pmu)->active_oncpu--;
 	if (leader->attr.exclusive)
 		perf_this_cpc(epc->pmu)->exclusive = 0;
@@ -707,16 +712,10 @@ static bool group_fits(struct perf_event *leader)
 	return true;
 }
 
-static int group_sched_in(struct perf_event *leader)
+/* A group of several events goes on whole or not at all: one transaction. */
+static int group_add_txn(struct pmu *pmu, struct perf_event *leader)
 {
-	struct pmu *pmu = leader->pmu_ctx->pmu;
 	struct perf_event *sibling, *failed = NULL;
-
-	lockdep_assert_held(&leader->ctx->lock);
-	if (leader->state <= PERF_EVENT_STATE_OFF)
-		return 0;
-	if (!group_fits(leader))
-		return -EBUSY;
 
 	pmu->start_txn(pmu, PERF_PMU_TXN_ADD);
 	if (event_sched_in(leader)) {
@@ -729,12 +728,8 @@ static int group_sched_in(struct perf_event *leader)
 			break;
 		}
 	}
-	if (!failed && !pmu->commit_txn(pmu)) {
-		perf_this_cpc(pmu)->active_oncpu++;
-		if (leader->attr.exclusive)
-			perf_this_cpc(pmu)->exclusive = 1;
+	if (!failed && !pmu->commit_txn(pmu))
 		return 0;
-	}
 	/* undo: everything added before the failure comes off again */
 	for_each_sibling_event(sibling, leader) {
 		if (sibling == failed)
@@ -744,6 +739,28 @@ static int group_sched_in(struct perf_event *leader)
 	event_sched_out(leader);
 	pmu->cancel_txn(pmu);
 	return -EAGAIN;
+}
+
+static int group_sched_in(struct perf_event *leader)
+{
+	struct pmu *pmu = leader->pmu_ctx->pmu;
+	struct perf_cpu_pmu_context *cpc;
+
+	lockdep_assert_held(&leader->ctx->lock);
+	if (leader->state <= PERF_EVENT_STATE_OFF)
+		return 0;
+	if (!group_fits(leader))
+		return -EBUSY;
+	/* a lone event fits or not by its own add(): no transaction */
+	if (leader->nr_siblings ? group_add_txn(pmu, leader) :
+				  event_sched_in(leader))
+		return -EAGAIN;
+
+	cpc = perf_this_cpc(pmu);
+	cpc->active_oncpu++;
+	if (leader->attr.exclusive)
+		cpc->exclusive = 1;
+	return 0;
 }
 
 void perf_epc_sched_out(struct perf_event_pmu_context *epc, int what)
@@ -1189,29 +1206,27 @@ static void event_try_start(struct perf_cpu_context *cpuctx,
 			    struct perf_event *event)
 {
 	struct perf_event *leader = event->group_leader;
+	struct pmu *pmu = perf_group_pmu(leader);
+	int err = -EAGAIN;
 
 	if (!cpuctx || leader->state < PERF_EVENT_STATE_INACTIVE ||
 	    !event_runs_on_this_cpu(leader))
 		return;
-	if (leader == event) {
-		if (!group_sched_in(leader))
-			return;
-	} else if (leader->state == PERF_EVENT_STATE_ACTIVE) {
-		struct pmu *pmu = event->pmu;
-		int err;
-
-		/*
-		 * A sibling joins a running group: try it in place.  The
-		 * PMU's enable after the add is what starts it where it was
-		 * the PMU's first event (arm_pmu: PMCR_EL0.E).
-		 */
-		perf_pmu_disable(pmu);
+	/*
+	 * A new group, or a sibling joining a running group in place.  The
+	 * PMU's enable after the add is what starts the event where it was
+	 * the PMU's first (arm_pmu: PMCR_EL0.E); group_sched_in() has no
+	 * transaction, whose commit would do that, for a lone event.
+	 */
+	perf_pmu_disable(pmu);
+	if (leader == event)
+		err = group_sched_in(leader);
+	else if (leader->state == PERF_EVENT_STATE_ACTIVE)
 		err = event_sched_in(event);
-		perf_pmu_enable(pmu);
-		if (!err)
-			return;
-	}
-	pmu_resched_locked(cpuctx, perf_group_pmu(leader), event->ctx);
+	perf_pmu_enable(pmu);
+	if (!err)
+		return;
+	pmu_resched_locked(cpuctx, pmu, event->ctx);
 }
 
 /* Link @event into @ctx and its group; nothing goes on the PMU yet. */
