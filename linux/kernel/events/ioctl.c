@@ -43,6 +43,11 @@ static void perf_event_apply_with_children(struct perf_event *event,
 {
 	struct perf_event *child;
 
+	/* only an inherit event ever has copies: no child_mutex round */
+	if (!event->attr.inherit) {
+		action(event);
+		return;
+	}
 	mutex_lock(&event->child_mutex);
 	action(event);
 	list_for_each_entry(child, &event->child_list, child_entry)
