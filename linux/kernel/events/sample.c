@@ -488,6 +488,28 @@ static u64 perf_sample_cgroup_id(void)
 #endif
 }
 
+/*
+ * attr.sample_max_stack bounds the branch stack too (entries past it are
+ * dropped, the newest kept).  The stack is the driver's, shared by every
+ * event that samples in the same interrupt, and is cut in place: once cut,
+ * a second call finds nothing to do.  0 (an in-kernel counter's attr
+ * never got the default) leaves it whole.
+ */
+static void perf_sample_cap_brstack(struct perf_sample_data *data,
+				    struct perf_event *event)
+{
+	struct perf_branch_stack *brs = data->br_stack;
+	u64 cap = event->attr.sample_max_stack;
+	u64 entry = sizeof(struct perf_branch_entry);
+
+	if (!cap || brs->nr <= cap)
+		return;
+	if (data->br_stack_cntr)
+		entry += sizeof(u64);
+	data->dyn_size -= (brs->nr - cap) * entry;
+	brs->nr = cap;
+}
+
 /* bytes of the branch stack part for what perf_sample_save_brstack() took */
 static u64 perf_sample_brstack_bytes(struct perf_sample_data *data,
 				     struct perf_event *event)
@@ -616,6 +638,8 @@ void perf_prepare_sample(struct perf_sample_data *data,
 	if (todo & PERF_SAMPLE_BRANCH_STACK) {
 		data->br_stack = NULL;
 		data->br_stack_cntr = NULL;
+	} else if ((type & PERF_SAMPLE_BRANCH_STACK) && data->br_stack) {
+		perf_sample_cap_brstack(data, event);
 	}
 	/* raw: size 4 and a zero u32; branch stack: nr = 0; AUX: size 0 */
 	data->dyn_size += sizeof(u64) *

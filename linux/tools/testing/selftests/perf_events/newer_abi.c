@@ -5,7 +5,9 @@
  * a clear refusal of the deferred callchain bits it names but does not
  * provide, ring-buffer pages mapped by mmap() itself (6.14), EPOLLHUP for
  * a pinned event in the error state (6.15), and throttling that stops a
- * whole group, the leader alone writing THROTTLE and UNTHROTTLE (6.16).
+ * whole group, the leader alone writing THROTTLE and UNTHROTTLE (6.16),
+ * and attr.sample_max_stack bounding the branch stack (6.15; shown with
+ * the brstack_test PMU of our kernels, so 6.12 skips it).
  * A 6.12 kernel fails the tests of those changes; that is the difference
  * of version the README lists.  The EPOLLRDNORM and data-page write tests
  * hold on every version.
@@ -31,6 +33,8 @@
 #define MAX_PINNED	64
 #define REC_MAX		8192
 #define MAX_RATE_PATH	"/proc/sys/kernel/perf_event_max_sample_rate"
+#define BRSTACK_ENABLE	"/sys/module/brstack_test/parameters/enable"
+#define BRSTACK_TYPE	"/sys/bus/event_source/devices/brstack_test/type"
 
 /* A task-clock attr of @size bytes at the start of @buf (zeroed). */
 static struct perf_event_attr *clock_attr(__u64 *buf, __u32 size)
@@ -545,6 +549,119 @@ TEST_F(group_throttle, throttle_records_come_from_the_leader)
 	TH_LOG("%d throttle records in the leader's buffer", n);
 	EXPECT_EQ(0, samples);
 	EXPECT_GE(n, 2);
+}
+
+/*
+ * attr.sample_max_stack bounds the branch stack of a sample as well as
+ * its callchain (6.15).  No PMU here records branches, so the samples
+ * come from brstack_test, a clock of our debug PMUs whose stacks have
+ * attr.config entries numbered from 1, newest first.
+ */
+FIXTURE(brstack)
+{
+	int type;
+	int enabled_here;
+};
+
+FIXTURE_SETUP(brstack)
+{
+	int on = 0;
+
+	self->type = -1;
+	self->enabled_here = 0;
+	if (read_int(BRSTACK_ENABLE, &on))
+		SKIP(return, "no brstack_test PMU (a test PMU of our kernels)");
+	if (!on) {
+		if (write_int(BRSTACK_ENABLE, 1))
+			SKIP(return, "cannot enable brstack_test: %s",
+			     strerror(errno));
+		self->enabled_here = 1;
+	}
+	ASSERT_EQ(0, read_int(BRSTACK_TYPE, &self->type));
+}
+
+FIXTURE_TEARDOWN(brstack)
+{
+	int i;
+
+	/* event memory goes a little after close(): try for a while */
+	for (i = 0; self->enabled_here && i < 100; i++) {
+		if (!write_int(BRSTACK_ENABLE, 0))
+			break;
+		usleep(10000);
+	}
+}
+
+/*
+ * Sample @entries-entry stacks every 100 us of this task for 10 ms of
+ * CPU with @max_stack, and check that every sample has @expect entries,
+ * the newest ones.  Returns the number of samples.
+ */
+static int brstack_samples(struct __test_metadata *_metadata, int type,
+			   int entries, int max_stack, int expect)
+{
+	struct perf_branch_entry *e;
+	struct perf_event_attr attr;
+	__u64 buf[REC_MAX / 8];
+	struct perf_event_header *h;
+	int fd, i, samples = 0;
+	struct ring r;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = type;
+	attr.config = entries;
+	attr.sample_period = 100 * 1000;
+	attr.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_BRANCH_STACK;
+	attr.branch_sample_type = PERF_SAMPLE_BRANCH_ANY;
+	attr.sample_max_stack = max_stack;
+	attr.disabled = 1;
+	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	if (fd < 0) {
+		TH_LOG("brstack_test: %s", strerror(errno));
+		return -1;
+	}
+	if (ring_map(&r, fd, DATA_PAGES, PROT_READ | PROT_WRITE)) {
+		close(fd);
+		return -1;
+	}
+	EXPECT_EQ(0, enable(fd));
+	burn_cpu(10 * 1000 * 1000LL);
+	EXPECT_EQ(0, disable(fd));
+
+	while ((h = ring_next(&r, buf, sizeof(buf)))) {
+		if (h->type != PERF_RECORD_SAMPLE)
+			continue;
+		samples++;
+		/* pid/tid, nr, then nr entries of three words */
+		EXPECT_EQ(sizeof(*h) + 16 + expect * sizeof(*e), h->size);
+		EXPECT_EQ(expect, buf[2]);
+		if (buf[2] != (__u64)expect)
+			break;
+		e = (struct perf_branch_entry *)&buf[3];
+		for (i = 0; i < expect; i++) {
+			EXPECT_EQ(i + 1, e[i].from);
+			EXPECT_EQ(i + 2, e[i].to);
+		}
+	}
+	EXPECT_FALSE(r.bad);
+	ring_unmap(&r);
+	close(fd);
+	return samples;
+}
+
+TEST_F(brstack, sample_max_stack_bounds_branch_stack)
+{
+	EXPECT_GE(brstack_samples(_metadata, self->type, 8, 3, 3), 1);
+	EXPECT_GE(brstack_samples(_metadata, self->type, 8, 1, 1), 1);
+}
+
+/* At or above the stack's depth, and by default, the stack is whole. */
+TEST_F(brstack, branch_stack_whole_within_sample_max_stack)
+{
+	EXPECT_GE(brstack_samples(_metadata, self->type, 8, 8, 8), 1);
+	EXPECT_GE(brstack_samples(_metadata, self->type, 8, 100, 8), 1);
+	EXPECT_GE(brstack_samples(_metadata, self->type, 8, 0, 8), 1);
 }
 
 TEST_HARNESS_MAIN
