@@ -31,6 +31,7 @@
 
 #include "internal.h"
 #include "callchain.h"
+#include "callchain_deferred.h"
 
 /* task, softirq, hardirq, NMI: see interrupt_context_level() */
 #define PERF_CALLCHAIN_LEVELS	4
@@ -295,6 +296,10 @@ static void perf_callchain_fix_uretprobes(struct perf_callchain_entry *entry,
 #endif
 }
 
+static struct perf_callchain_entry *
+perf_callchain_walk(struct pt_regs *regs, bool kernel, bool user,
+		    u32 max_stack, bool crosstask, bool add_mark, u64 deferred);
+
 /**
  * get_perf_callchain - unwind the kernel and/or user stack at @regs
  * @regs: where to start (the interrupted state)
@@ -317,6 +322,19 @@ struct perf_callchain_entry *
 get_perf_callchain(struct pt_regs *regs, bool kernel, bool user,
 		   u32 max_stack, bool crosstask, bool add_mark)
 {
+	return perf_callchain_walk(regs, kernel, user, max_stack, crosstask,
+				   add_mark, 0);
+}
+
+/*
+ * get_perf_callchain(), and with a non-zero @deferred (a cookie from
+ * perf_callchain_defer()) the user part is PERF_CONTEXT_USER_DEFERRED and
+ * the cookie instead of the frames, the cookie taking a frame's room.
+ */
+static struct perf_callchain_entry *
+perf_callchain_walk(struct pt_regs *regs, bool kernel, bool user,
+		    u32 max_stack, bool crosstask, bool add_mark, u64 deferred)
+{
 	struct perf_callchain_entry_ctx walk = {};
 	struct perf_callchain_area *area;
 	struct perf_callchain_entry *entry;
@@ -333,6 +351,8 @@ get_perf_callchain(struct pt_regs *regs, bool kernel, bool user,
 	entry->nr = 0;
 	walk.entry = entry;
 	walk.max_stack = min(max_stack, area->max_frames);
+	if (deferred && walk.max_stack)
+		walk.max_stack--;	/* the cookie's room */
 	/*
 	 * perf_callchain_store_context() checks the live sysctl; should it
 	 * ever exceed what the entry was sized for, count the difference as
@@ -349,7 +369,13 @@ get_perf_callchain(struct pt_regs *regs, bool kernel, bool user,
 		perf_callchain_kernel(&walk, regs);
 	}
 
-	if (user && !crosstask) {
+	if (user && deferred) {
+		if (!perf_callchain_store_context(&walk,
+						  PERF_CONTEXT_USER_DEFERRED)) {
+			walk.max_stack++;
+			perf_callchain_store(&walk, deferred);
+		}
+	} else if (user && !crosstask) {
 		if (!user_mode(regs))
 			regs = is_user_task(current) ? task_pt_regs(current) : NULL;
 		if (regs) {
@@ -374,10 +400,12 @@ static struct perf_callchain_entry perf_callchain_none = { .nr = 0 };
  * @event: the sampling event
  * @regs: the registers at the overflow
  *
- * Honours attr.exclude_callchain_kernel, exclude_callchain_user and
- * sample_max_stack; the user stack only of the task the event watches
- * (another task's user memory cannot be read here) and only of a task
- * with user memory.  Preemption off, inside rcu_read_lock().
+ * Honours attr.exclude_callchain_kernel, exclude_callchain_user,
+ * sample_max_stack and defer_callchain (callchain_deferred.c: the user
+ * part becomes PERF_CONTEXT_USER_DEFERRED and a cookie); the user stack
+ * only of the task the event watches (another task's user memory cannot
+ * be read here) and only of a task with user memory.  Preemption off,
+ * inside rcu_read_lock().
  *
  * Return: the chain; never NULL (an empty chain when nothing could be
  * walked).
@@ -389,14 +417,19 @@ struct perf_callchain_entry *perf_callchain(struct perf_event *event,
 	bool kernel = !event->attr.exclude_callchain_kernel;
 	bool user = !event->attr.exclude_callchain_user &&
 		    is_user_task(current) && current->mm;
+	bool crosstask = target && target != current;
 	struct perf_callchain_entry *chain;
+	u64 deferred = 0;
 
 	if (!kernel && !user)
 		return &perf_callchain_none;
 
-	chain = get_perf_callchain(regs, kernel, user,
-				   event->attr.sample_max_stack,
-				   target && target != current, true);
+	if (user && !crosstask && event->attr.defer_callchain)
+		deferred = perf_callchain_defer();
+
+	chain = perf_callchain_walk(regs, kernel, user,
+				    event->attr.sample_max_stack, crosstask,
+				    true, deferred);
 	return chain ?: &perf_callchain_none;
 }
 

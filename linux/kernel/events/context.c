@@ -85,7 +85,10 @@ void perf_ctx_get(struct perf_event_context *ctx)
 
 static void perf_ctx_free_rcu(struct rcu_head *head)
 {
-	kfree(container_of(head, struct perf_event_context, rcu_head));
+	struct perf_event_context *ctx;
+
+	ctx = container_of(head, struct perf_event_context, rcu_head);
+	kfree(to_perf_task_ctx(ctx));
 }
 
 void perf_ctx_put(struct perf_event_context *ctx)
@@ -116,13 +119,13 @@ static void perf_ctx_init(struct perf_event_context *ctx)
  */
 struct perf_event_context *perf_task_ctx_alloc(struct task_struct *task)
 {
-	struct perf_event_context *ctx = kzalloc(sizeof(*ctx), GFP_KERNEL);
+	struct perf_task_context *tctx = kzalloc(sizeof(*tctx), GFP_KERNEL);
 
-	if (!ctx)
+	if (!tctx)
 		return NULL;
-	perf_ctx_init(ctx);
-	ctx->task = get_task_struct(task);
-	return ctx;
+	perf_ctx_init(&tctx->ctx);
+	tctx->ctx.task = get_task_struct(task);
+	return &tctx->ctx;
 }
 
 /* A reference on @task's context, or NULL: perf_ctx_put() it. */

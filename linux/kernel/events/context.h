@@ -12,6 +12,23 @@
 #define _KERNEL_EVENTS_CONTEXT_H
 
 #include "internal.h"
+#include "callchain_deferred.h"
+
+/*
+ * What a task context has beyond struct perf_event_context (whose layout
+ * is in the public header): allocated by perf_task_ctx_alloc() and freed
+ * with the context, @ctx first.
+ */
+struct perf_task_context {
+	struct perf_event_context	ctx;
+	struct perf_unwind_request	unwind;	/* deferred user callchains */
+};
+
+static inline struct perf_task_context *
+to_perf_task_ctx(struct perf_event_context *ctx)
+{
+	return container_of(ctx, struct perf_task_context, ctx);
+}
 
 struct perf_event_context *perf_ctx_find_get(struct task_struct *task,
 					     int cpu);

@@ -60,6 +60,7 @@
 #include "context.h"
 #include "read.h"
 #include "records.h"
+#include "callchain_deferred.h"
 
 /* ---------------------------------------------------------------------
  * Who listens
@@ -87,6 +88,7 @@ static unsigned int perf_sb_kinds_of(const struct perf_event_attr *attr)
 	kinds |= attr->bpf_event ? BIT(PERF_SB_BPF) : 0;
 	kinds |= attr->text_poke ? BIT(PERF_SB_TEXT_POKE) : 0;
 	kinds |= attr->context_switch ? BIT(PERF_SB_SWITCH) : 0;
+	kinds |= attr->defer_output ? BIT(PERF_SB_CALLCHAIN_DEFERRED) : 0;
 
 	return kinds;
 }
@@ -1048,6 +1050,49 @@ void perf_event_switch_record(struct task_struct *task,
 			s.misc |= PERF_RECORD_MISC_SWITCH_OUT_PREEMPT;
 	}
 	perf_sb_deliver(PERF_SB_SWITCH, task, perf_sb_write_switch, &s);
+}
+
+/* ---------------------------------------------------------------------
+ * Deferred user callchains (callchain_deferred.c)
+ */
+
+struct perf_sb_callchain {
+	u64				cookie;
+	struct perf_callchain_entry	*chain;
+};
+
+static void perf_sb_write_callchain(struct perf_event *event, void *rec)
+{
+	struct perf_sb_callchain *c = rec;
+	u64 nr = c->chain->nr;
+	struct perf_sb_out out __uninitialized;
+
+	if (!perf_sb_reserve(&out, event, PERF_RECORD_CALLCHAIN_DEFERRED,
+			     PERF_RECORD_MISC_USER, (2 + nr) * sizeof(u64)))
+		return;
+	perf_output_put(&out.handle, c->cookie);
+	perf_output_put(&out.handle, nr);
+	perf_output_copy(&out.handle, c->chain->ip, nr * sizeof(u64));
+	perf_sb_publish(&out, event);
+}
+
+/**
+ * perf_event_callchain_deferred - the user stack of deferred samples
+ * @cookie: the cookie those samples carry after PERF_CONTEXT_USER_DEFERRED
+ * @chain: current's user callchain, PERF_CONTEXT_USER first
+ *
+ * Writes PERF_RECORD_CALLCHAIN_DEFERRED to the attr.defer_output listeners
+ * of this CPU and of current's context.  Task context, preemption off,
+ * from the task work of callchain_deferred.c.
+ */
+void perf_event_callchain_deferred(u64 cookie,
+				   struct perf_callchain_entry *chain)
+{
+	struct perf_sb_callchain c = { .cookie = cookie, .chain = chain };
+
+	if (perf_sb_wanted(PERF_SB_CALLCHAIN_DEFERRED))
+		perf_sb_deliver(PERF_SB_CALLCHAIN_DEFERRED, current,
+				perf_sb_write_callchain, &c);
 }
 
 /* ---------------------------------------------------------------------

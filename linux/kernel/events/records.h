@@ -26,6 +26,7 @@ enum perf_sb_kind {
 	PERF_SB_BPF,		/* BPF_EVENT: attr.bpf_event */
 	PERF_SB_TEXT_POKE,	/* TEXT_POKE: attr.text_poke */
 	PERF_SB_SWITCH,		/* SWITCH, SWITCH_CPU_WIDE: attr.context_switch */
+	PERF_SB_CALLCHAIN_DEFERRED, /* CALLCHAIN_DEFERRED: attr.defer_output */
 	PERF_SB_NR_KINDS
 };
 

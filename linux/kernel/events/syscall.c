@@ -23,7 +23,6 @@
  *     inherit_thread without inherit, remove_on_exec with
  *     enable_on_exec, sigtrap without remove_on_exec, bad
  *     sample_regs_*, misaligned/huge sample_stack_user          EINVAL
- *   defer_callchain or defer_output (not provided)              EOPNOTSUPP
  *   PERF_SAMPLE_STACK_USER on an arch without stack dumps       ENOSYS
  *   privileged branch levels, paranoia, LSM, kernel counting,
  *     namespaces, physical addresses (perf_event_check_access)  EACCES/EPERM
@@ -150,10 +149,6 @@ int perf_attr_check(struct perf_event_attr *attr)
 
 	if (attr->__reserved_1 || attr->__reserved_2 || attr->__reserved_3)
 		return -EINVAL;
-
-	/* Deferred user callchains are named in the ABI but not provided. */
-	if (attr->defer_callchain || attr->defer_output)
-		return -EOPNOTSUPP;
 
 	if (sample_type & ~(u64)(PERF_SAMPLE_MAX - 1))
 		return -EINVAL;

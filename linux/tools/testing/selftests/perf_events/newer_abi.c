@@ -2,18 +2,18 @@
 /*
  * What perf_event_open(2) gained in mainline after 6.12 and this core
  * provides on a 6.12 kernel: attr.config4 and PERF_ATTR_SIZE_VER9 (6.19),
- * a clear refusal of the deferred callchain bits it names but does not
- * provide, ring-buffer pages mapped by mmap() itself (6.14), EPOLLHUP for
- * a pinned event in the error state (6.15), and throttling that stops a
- * whole group, the leader alone writing THROTTLE and UNTHROTTLE (6.16),
- * and attr.sample_max_stack bounding the branch stack (6.15; shown with
- * the brstack_test PMU of our kernels, so 6.12 skips it).
- * A 6.12 kernel fails the tests of those changes; that is the difference
+ * deferred user callchains (6.19), ring-buffer pages mapped by mmap()
+ * itself (6.14), EPOLLHUP for a pinned event in the error state (6.15),
+ * throttling that stops a whole group, the leader alone writing THROTTLE
+ * and UNTHROTTLE (6.16), and attr.sample_max_stack bounding the branch
+ * stack (6.15; shown with the brstack_test PMU of our kernels, so 6.12
+ * skips it).  A 6.12 kernel fails the tests of those changes; that is the difference
  * of version the README lists.  The EPOLLRDNORM and data-page write tests
  * hold on every version.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -85,29 +85,244 @@ TEST(config4_is_accepted)
 	EXPECT_EQ(0, perf_open_errno(attr));
 }
 
-/*
- * The deferred callchain bits are named in the header but the feature is
- * not provided: EOPNOTSUPP tells a caller so, where a reserved bit (the
- * next one, 40) stays EINVAL.
- */
-TEST(defer_callchain_is_eopnotsupp)
+/* The bits after defer_output are still reserved. */
+TEST(defer_callchain_bits_accepted)
 {
 	__u64 buf[BIG_ATTR / 8];
 	struct perf_event_attr *attr;
+	int fd;
 
 	attr = clock_attr(buf, sizeof(*attr));
 	attr->sample_period = 100000;
 	attr->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_CALLCHAIN;
 	attr->defer_callchain = 1;
-	EXPECT_EQ(EOPNOTSUPP, perf_open_errno(attr));
-
-	attr->defer_callchain = 0;
 	attr->defer_output = 1;
-	EXPECT_EQ(EOPNOTSUPP, perf_open_errno(attr));
+	fd = sys_perf_event_open(attr, 0, -1, -1, 0);
+	EXPECT_GE(fd, 0) TH_LOG("defer_callchain, defer_output: %s",
+				strerror(errno));
+	if (fd >= 0)
+		close(fd);
 
 	attr->defer_output = 0;
 	attr->__reserved_1 = 1;
 	EXPECT_EQ(EINVAL, perf_open_errno(attr));
+}
+
+/*
+ * What deferred_run() saw: the cookies of the samples (in order) and of
+ * the CALLCHAIN_DEFERRED records, and where each record came.
+ */
+#define DEFER_MAX	256
+
+struct defer_seen {
+	int samples, records, no_marker;
+	__u64 sample_cookie[DEFER_MAX];
+	__u64 record_cookie[DEFER_MAX];
+	int record_after[DEFER_MAX];	/* samples before the record */
+};
+
+/*
+ * Sample this task's @config software event every @period with a
+ * deferred user callchain and defer_output on the same event, run @work,
+ * and sort the records into @seen.  Every record is checked: misc USER,
+ * its frames start with PERF_CONTEXT_USER, its sample_id names this
+ * thread.
+ */
+static void deferred_run(struct __test_metadata *_metadata,
+			 struct defer_seen *seen, __u64 config, __u64 period,
+			 int exclude_kernel, void (*work)(void))
+{
+	struct perf_event_attr attr;
+	__u64 buf[REC_MAX / 8];
+	struct perf_event_header *h;
+	struct ring r;
+	int fd;
+
+	memset(seen, 0, sizeof(*seen));
+	sw_attr(&attr, config);
+	attr.sample_period = period;
+	attr.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_CALLCHAIN;
+	attr.sample_id_all = 1;
+	attr.defer_callchain = 1;
+	attr.defer_output = 1;
+	attr.exclude_kernel = exclude_kernel;
+	attr.exclude_hv = 1;
+	attr.disabled = 1;
+	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	ASSERT_GE(fd, 0) TH_LOG("page-fault sampler: %s", strerror(errno));
+	ASSERT_EQ(0, ring_map(&r, fd, DATA_PAGES * 4, PROT_READ | PROT_WRITE));
+
+	ASSERT_EQ(0, enable(fd));
+	work();
+	ASSERT_EQ(0, disable(fd));
+
+	while ((h = ring_next(&r, buf, sizeof(buf)))) {
+		__u64 nr, *ip;
+
+		if (h->type == PERF_RECORD_SAMPLE) {
+			/* pid/tid, nr, ips: the last two are marker, cookie */
+			nr = buf[2];
+			ip = &buf[3];
+			if (nr < 2 || ip[nr - 2] != PERF_CONTEXT_USER_DEFERRED) {
+				seen->no_marker++;
+				continue;
+			}
+			if (seen->samples < DEFER_MAX)
+				seen->sample_cookie[seen->samples] = ip[nr - 1];
+			seen->samples++;
+		} else if (h->type == PERF_RECORD_CALLCHAIN_DEFERRED) {
+			/* cookie, nr, ips, then pid/tid of sample_id */
+			nr = buf[2];
+			EXPECT_EQ(PERF_RECORD_MISC_USER, h->misc);
+			EXPECT_GE(nr, 2);
+			EXPECT_EQ(PERF_CONTEXT_USER, buf[3]);
+			EXPECT_EQ(sizeof(*h) + 16 + nr * 8 + 8, h->size);
+			if (h->size == sizeof(*h) + 16 + nr * 8 + 8) {
+				EXPECT_EQ(getpid(), half(buf[3 + nr], 0));
+				EXPECT_EQ(gettid(), half(buf[3 + nr], 1));
+			}
+			if (seen->records < DEFER_MAX) {
+				seen->record_cookie[seen->records] = buf[1];
+				seen->record_after[seen->records] =
+					seen->samples;
+			}
+			seen->records++;
+		}
+	}
+	EXPECT_FALSE(r.bad);
+	ring_unmap(&r);
+	close(fd);
+}
+
+/* The index of the record with @cookie, or -1. */
+static int defer_record_of(struct defer_seen *seen, __u64 cookie)
+{
+	int i;
+
+	for (i = 0; i < seen->records && i < DEFER_MAX; i++)
+		if (seen->record_cookie[i] == cookie)
+			return i;
+	return -1;
+}
+
+static void fault_16(void)
+{
+	touch_pages(16);
+}
+
+/* One kernel entry, 16 faults: read() from /dev/zero into fresh pages. */
+static void read_into_16(void)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	ssize_t got;
+	char *p;
+	int fd;
+
+	fd = open("/dev/zero", O_RDONLY);
+	if (fd < 0)
+		return;
+	p = mmap(NULL, 16 * page, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p != MAP_FAILED) {
+		madvise(p, 16 * page, MADV_NOHUGEPAGE);
+		got = read(fd, p, 16 * page);
+		(void)got;
+		munmap(p, 16 * page);
+	}
+	close(fd);
+}
+
+/*
+ * Faults taken in user mode: each is a kernel entry of its own, so each
+ * sample has a cookie of its own, and its CALLCHAIN_DEFERRED record comes
+ * before the next sample (the task writes it on its way back to user
+ * space).  6.12 refuses the attr.
+ */
+TEST(deferred_callchain_per_kernel_entry)
+{
+	struct defer_seen seen;
+	int i, rec;
+
+	deferred_run(_metadata, &seen, PERF_COUNT_SW_PAGE_FAULTS, 1, 1,
+		     fault_16);
+	TH_LOG("%d samples with a deferred user part, %d without, %d records",
+	       seen.samples, seen.no_marker, seen.records);
+	ASSERT_GE(seen.samples, 16);
+	EXPECT_EQ(0, seen.no_marker);
+	for (i = 0; i < seen.samples && i < DEFER_MAX; i++) {
+		rec = defer_record_of(&seen, seen.sample_cookie[i]);
+		EXPECT_GE(rec, 0) TH_LOG("sample %d: no record", i);
+		if (rec < 0)
+			continue;
+		EXPECT_EQ(i + 1, seen.record_after[rec]);
+		if (i)
+			EXPECT_NE(seen.sample_cookie[i - 1],
+				  seen.sample_cookie[i]);
+	}
+}
+
+static void burn_20ms(void)
+{
+	burn_cpu(20 * 1000 * 1000LL);
+}
+
+/*
+ * Samples from a timer interrupt (task-clock, every 200 us, user mode
+ * only).  Where the emulated CPU is slow, the timer may expire again
+ * before its interrupt ends and take a second sample in the same entry:
+ * consecutive samples may share a cookie.  Each cookie's record comes
+ * after the last sample that has it and before the next sample.
+ */
+TEST(deferred_callchain_from_irq)
+{
+	struct defer_seen seen;
+	int i, last, rec;
+
+	deferred_run(_metadata, &seen, PERF_COUNT_SW_TASK_CLOCK, 200 * 1000,
+		     1, burn_20ms);
+	TH_LOG("%d samples with a deferred user part, %d without, %d records",
+	       seen.samples, seen.no_marker, seen.records);
+	ASSERT_GE(seen.samples, 1);
+	EXPECT_EQ(0, seen.no_marker);
+	for (i = 0; i < seen.samples && i < DEFER_MAX; i = last + 1) {
+		for (last = i; last + 1 < seen.samples && last + 1 < DEFER_MAX;
+		     last++)
+			if (seen.sample_cookie[last + 1] != seen.sample_cookie[i])
+				break;
+		rec = defer_record_of(&seen, seen.sample_cookie[i]);
+		EXPECT_GE(rec, 0) TH_LOG("sample %d: no record", i);
+		if (rec >= 0)
+			EXPECT_EQ(last + 1, seen.record_after[rec]);
+	}
+}
+
+/*
+ * Faults taken in the kernel, in one read(): the samples of that entry
+ * share one cookie and one CALLCHAIN_DEFERRED record, written after them.
+ * Counting kernel faults needs perf_event_paranoid <= 1 or CAP_PERFMON.
+ */
+TEST(deferred_callchain_shared_in_one_entry)
+{
+	struct defer_seen seen;
+	int i, rec, shared = 0;
+
+	deferred_run(_metadata, &seen, PERF_COUNT_SW_PAGE_FAULTS, 1, 0,
+		     read_into_16);
+	TH_LOG("%d samples with a deferred user part, %d without, %d records",
+	       seen.samples, seen.no_marker, seen.records);
+	ASSERT_GE(seen.samples, 16);
+	EXPECT_EQ(0, seen.no_marker);
+	for (i = 1; i < seen.samples && i < DEFER_MAX; i++)
+		shared += seen.sample_cookie[i] == seen.sample_cookie[i - 1];
+	/* the read()'s 16 faults, whatever faults the mmap() set-up took */
+	EXPECT_GE(shared, 15);
+	EXPECT_LE(seen.records, seen.samples - shared);
+	for (i = 0; i < seen.samples && i < DEFER_MAX; i++) {
+		rec = defer_record_of(&seen, seen.sample_cookie[i]);
+		EXPECT_GE(rec, 0) TH_LOG("sample %d: no record", i);
+		if (rec >= 0)
+			EXPECT_GT(seen.record_after[rec], i);
+	}
 }
 
 /* poll() with no wait: the events reported now. */
