@@ -38,11 +38,12 @@ REPLACES = [
      ["tools/testing/selftests/perf_events"]),
     ("arch/arm64/kernel/perf_event.c", ["drivers/perf/arm_pmuv3.c"]),
 ]
-# uprobes.c is not perf's; mainline's four perf_events selftests stay next
-# to ours (our Makefile builds them too).
+# uprobes.c is not perf's; mainline's tests stay next to ours: its KUnit
+# test of breakpoint slots (our Makefile builds it) and its four
+# perf_events selftests (our selftests Makefile builds them too).
 MAINLINE_SELFTESTS = ["sigtrap_threads", "remove_on_exec", "watermark_signal",
                       "mmap"]
-KEEP = {"kernel/events/uprobes.c"} | {
+KEEP = {"kernel/events/uprobes.c", "kernel/events/hw_breakpoint_test.c"} | {
     "tools/testing/selftests/perf_events/%s.c" % t for t in MAINLINE_SELFTESTS}
 
 
