@@ -30,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
@@ -211,6 +212,20 @@ static double b_read(void *arg)
 	return (double)(now_ns() - t0) / n;
 }
 
+/* read() of one 8-byte value (an eventfd in semaphore mode gives 1) */
+static double b_read8(void *arg)
+{
+	int fd = *(int *)arg;
+	long n = 5000;
+	uint64_t v;
+	uint64_t t0 = now_ns();
+
+	for (long i = 0; i < n; i++)
+		if (read(fd, &v, sizeof(v)) != sizeof(v))
+			die("read 8 bytes");
+	return (double)(now_ns() - t0) / n;
+}
+
 static double b_null_syscall(void *arg)
 {
 	long n = 5000;
@@ -242,6 +257,13 @@ static void bench_read(void)
 	measure("read.group8", b_read, &g[0]);
 	close_many(g, 8);
 	measure("read.limit.null_syscall", b_null_syscall, NULL);
+
+	/* a read() of 8 bytes that does the least: a counting eventfd */
+	fd = eventfd(UINT32_MAX, EFD_SEMAPHORE | EFD_NONBLOCK | EFD_CLOEXEC);
+	if (fd < 0)
+		die("eventfd");
+	measure("read.limit.eventfd", b_read8, &fd);
+	close(fd);
 }
 
 /* 3. context switch: two tasks on CPU 0 ping-pong a byte over pipes */
@@ -329,14 +351,37 @@ static double b_fork(void *arg)
 	return (double)(now_ns() - t0) / n;
 }
 
+/* @n disabled inherited task-clock events on this task */
+static void open_disabled_inherited(int *fds, int n)
+{
+	struct perf_event_attr a;
+
+	sw_attr(&a, PERF_COUNT_SW_TASK_CLOCK);
+	a.inherit = 1;
+	a.disabled = 1;
+	for (int i = 0; i < n; i++) {
+		fds[i] = perf_open(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+		if (fds[i] < 0)
+			die("disabled inherited event %d", i);
+	}
+}
+
 static void bench_fork(void)
 {
-	int fds[8];
+	int fds[8], dis[64];
 
 	measure("fork.inherited.0", b_fork, NULL);
 	open_many(fds, 8, 0, -1, 1);
 	measure("fork.inherited.8", b_fork, NULL);
 	close_many(fds, 8);
+
+	/* inherited but disabled: what a paused profiler costs a fork */
+	open_disabled_inherited(dis, 8);
+	measure("fork.inherited.8.disabled", b_fork, NULL);
+	close_many(dis, 8);
+	open_disabled_inherited(dis, 64);
+	measure("fork.inherited.64.disabled", b_fork, NULL);
+	close_many(dis, 64);
 }
 
 /* ring buffer helpers */

@@ -72,11 +72,13 @@ def derive(vals, order):
 # The "limit" of a benchmark: the same work without perf, or the cheapest
 # syscall for read().
 LIMITS = {
-    "read.single": "read.limit.null_syscall",
+    "read.single": "read.limit.eventfd",
     "read.group8": "read.limit.null_syscall",
     "sample.pagefault.per_fault": "sample.pagefault.limit.no_event",
     "sideband.mmap_munmap": "sideband.mmap_munmap.limit.no_event",
     "sideband.exec": "sideband.exec.limit.no_event",
+    "fork.inherited.8.disabled": "fork.inherited.0",
+    "fork.inherited.64.disabled": "fork.inherited.0",
 }
 
 
