@@ -1620,7 +1620,9 @@ static void sync_ipi(void *data)
 	struct perf_event_context *ctx = event->ctx;
 
 	raw_spin_lock(&ctx->lock);
-	if (READ_ONCE(event->oncpu) == smp_processor_id()) {
+	/* a reader without ctx->mutex: the event may have changed context */
+	if (READ_ONCE(event->oncpu) == smp_processor_id() &&
+	    READ_ONCE(event->ctx) == ctx) {
 		perf_ctx_update_time(ctx);
 		sync_locked(event, args->group, true);
 		args->done = 1;
@@ -1718,14 +1720,24 @@ void perf_event_restart(struct perf_event *event)
  */
 void perf_event_sync(struct perf_event *event, bool group)
 {
-	struct perf_event_context *ctx = event->ctx;
 	struct sync_args args = { .event = event, .group = group };
+	struct perf_event_context *ctx;
 	unsigned long flags;
 
 	if (event_ipi(event, sync_ipi, &args, &args.done))
 		return;
-	/* not on any PMU: the count is final, only the times move */
-	raw_spin_lock_irqsave(&ctx->lock, flags);
+	/*
+	 * Not on any PMU: the count is final, only the times move.  A
+	 * caller without ctx->mutex may see the event change context
+	 * (perf_pmu_migrate_context()): lock the one it is in.
+	 */
+	for (;;) {
+		ctx = READ_ONCE(event->ctx);
+		raw_spin_lock_irqsave(&ctx->lock, flags);
+		if (READ_ONCE(event->ctx) == ctx)
+			break;
+		raw_spin_unlock_irqrestore(&ctx->lock, flags);
+	}
 	perf_ctx_update_time(ctx);
 	sync_locked(event, group,
 		    READ_ONCE(event->oncpu) == smp_processor_id());

@@ -169,6 +169,35 @@ u64 perf_event_read_value(struct perf_event *event, u64 *enabled, u64 *running)
 }
 EXPORT_SYMBOL_GPL(perf_event_read_value);
 
+/*
+ * An event on the PMU of this CPU (a task reading its own events, or a
+ * CPU-wide event of this CPU): read it here with IRQs off, which keeps it
+ * on the PMU, without ctx->lock, as perf_event_read_local() does.  False
+ * if it is not on this CPU's PMU.
+ */
+static bool perf_read_here(struct perf_event *event, u64 *value,
+			   u64 *enabled, u64 *running)
+{
+	unsigned long flags;
+	bool here;
+
+	local_irq_save(flags);
+	here = READ_ONCE(event->oncpu) == smp_processor_id();
+	if (here) {
+		event->pmu->read(event);
+		*value = local64_read(&event->count);
+		perf_event_times_local(event, enabled, running);
+	}
+	local_irq_restore(flags);
+	return here;
+}
+
+/*
+ * The read_format layout of one event (not PERF_FORMAT_GROUP).  An event
+ * with inherited copies sums them under ctx->mutex, which the caller then
+ * holds; one without is read where it runs, or brought up to date under
+ * its ctx->lock.
+ */
 static ssize_t perf_read_one(struct perf_event *event, char __user *buf)
 {
 	u64 fmt = event->attr.read_format;
@@ -177,7 +206,16 @@ static ssize_t perf_read_one(struct perf_event *event, char __user *buf)
 	u64 enabled, running;
 	size_t len;
 
-	*next++ = perf_event_total(event, &enabled, &running);
+	if (event->attr.inherit) {
+		*next++ = perf_event_total(event, &enabled, &running);
+	} else if (perf_read_here(event, next, &enabled, &running)) {
+		next++;
+	} else {
+		perf_event_sync(event, false);
+		*next++ = perf_event_count_with_exited(event);
+		enabled = event->total_time_enabled;
+		running = event->total_time_running;
+	}
 	if (fmt & PERF_FORMAT_TOTAL_TIME_ENABLED)
 		*next++ = enabled;
 	if (fmt & PERF_FORMAT_TOTAL_TIME_RUNNING)
@@ -260,6 +298,45 @@ out:
 }
 
 /*
+ * perf_read_group_add() for a group without copies whose leader is on the
+ * PMU of this CPU: with IRQs off the group stays there, so each member is
+ * read from its PMU and the times taken as perf_event_read_local() does,
+ * without ctx->lock (ctx->mutex, held, keeps the members as they are).
+ * False if the leader is not on this CPU's PMU.
+ */
+static bool perf_read_group_here(struct perf_event *leader, u64 read_format,
+				 u64 *words)
+{
+	struct perf_event *sibling;
+	u64 enabled, running;
+	unsigned long flags;
+	u64 *slot = words + 1;	/* words[0] is nr */
+	bool here;
+
+	local_irq_save(flags);
+	here = READ_ONCE(leader->oncpu) == smp_processor_id();
+	if (!here)
+		goto out;
+
+	leader->pmu->read(leader);
+	for_each_sibling_event(sibling, leader)
+		if (sibling->state == PERF_EVENT_STATE_ACTIVE)
+			sibling->pmu->read(sibling);
+
+	perf_event_times_local(leader, &enabled, &running);
+	if (read_format & PERF_FORMAT_TOTAL_TIME_ENABLED)
+		*slot++ = enabled;
+	if (read_format & PERF_FORMAT_TOTAL_TIME_RUNNING)
+		*slot++ = running;
+	slot = perf_read_group_member(leader, read_format, slot, true);
+	for_each_sibling_event(sibling, leader)
+		slot = perf_read_group_member(sibling, read_format, slot, true);
+out:
+	local_irq_restore(flags);
+	return here;
+}
+
+/*
  * Group layouts up to this many words are built on the stack: a group of
  * ten with every read_format bit set fits.
  */
@@ -287,7 +364,9 @@ static ssize_t perf_read_group(struct perf_event *event, char __user *buf,
 
 	if (!leader->attr.inherit) {
 		/* no copies to add: no child_mutex round */
-		ret = perf_read_group_add(leader, read_format, words);
+		ret = 0;
+		if (!perf_read_group_here(leader, read_format, words))
+			ret = perf_read_group_add(leader, read_format, words);
 	} else {
 		/*
 		 * The leader under child_mutex too: a copy that exits hands
@@ -317,7 +396,8 @@ static ssize_t perf_read_group(struct perf_event *event, char __user *buf,
  * @buf: the user's buffer
  * @count: its size
  *
- * The LSM check is the caller's (perf_fops); takes the context lock.
+ * The LSM check is the caller's (perf_fops).  Takes the context mutex for
+ * a group read or an event with inherited copies; else only ctx->lock.
  *
  * Return: the bytes written (the read_format layout), 0 for an event in error
  * state (a pinned event that could not go on the PMU: end of file),
@@ -331,6 +411,19 @@ ssize_t perf_read_event(struct perf_event *event, char __user *buf,
 	struct perf_event_context *ctx;
 	size_t size;
 	ssize_t ret;
+
+	/*
+	 * One event without copies: no group to hold still and no copies
+	 * to sum, so ctx->mutex is not needed; the layout's size is fixed
+	 * by read_format.
+	 */
+	if (!(read_format & PERF_FORMAT_GROUP) && !event->attr.inherit) {
+		if (READ_ONCE(event->state) == PERF_EVENT_STATE_ERROR)
+			return 0;
+		if (count < READ_ONCE(event->read_size))
+			return -ENOSPC;
+		return perf_read_one(event, buf);
+	}
 
 	ctx = perf_event_ctx_lock(event);
 
