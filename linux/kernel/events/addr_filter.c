@@ -309,6 +309,7 @@ static void filter_find_in_mm(const struct perf_addr_filter *filter,
 	struct vma_iterator vmi;
 	struct vm_area_struct *vma;
 
+	mmap_assert_locked(mm);
 	vma_iter_init(&vmi, mm, 0);
 	for_each_vma(vmi, vma)
 		if (filter_in_vma(filter, vma, range))
@@ -472,6 +473,7 @@ static bool file_ranges_update(struct perf_event *event,
 	struct perf_addr_filter *filter;
 	bool changed = false;
 
+	lockdep_assert_held(&head->lock);
 	list_for_each_entry(filter, &head->list, entry) {
 		if (filter->path.dentry) {
 			if (!vma) {
@@ -504,6 +506,7 @@ void __perf_addr_filters_mmap(struct vm_area_struct *vma)
 	unsigned long flags;
 	bool moved;
 
+	mmap_assert_locked(vma->vm_mm);
 	rcu_read_lock();
 	ctx = rcu_dereference(*task_ctxp(current));
 	if (!ctx)

@@ -219,6 +219,7 @@ void perf_event_inherit_bpf(struct perf_event *child,
 static int perf_event_attach_bpf(struct perf_event *event,
 				 struct bpf_prog *prog, u64 bpf_cookie)
 {
+	lockdep_assert_held(&event->ctx->mutex);
 	if (perf_event_is_tracing(event))
 		return perf_bpf_attach_tracing(event, prog, bpf_cookie);
 	return perf_bpf_attach_overflow(event, prog, bpf_cookie);
@@ -286,6 +287,7 @@ int perf_event_set_bpf_fd(struct perf_event *event, u32 prog_fd)
 	struct bpf_prog *prog;
 	int err;
 
+	lockdep_assert_held(&event->ctx->mutex);
 	prog = bpf_prog_get(prog_fd);
 	if (IS_ERR(prog))
 		return PTR_ERR(prog);

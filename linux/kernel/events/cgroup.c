@@ -50,6 +50,7 @@ static void perf_cgroup_clocks_run(struct perf_cgroup *cgrp, bool run)
 	struct cgroup_subsys_state *css;
 	u64 now = perf_clock();
 
+	lockdep_assert_held(&this_cpu_ptr(&perf_cpu_context)->ctx.lock);
 	for (css = cgrp ? &cgrp->css : NULL; css; css = css->parent) {
 		struct perf_cgroup_info *info =
 			this_cpu_ptr(css_to_perf_cgroup(css)->info);

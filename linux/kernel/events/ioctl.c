@@ -43,6 +43,7 @@ static void perf_event_apply_with_children(struct perf_event *event,
 {
 	struct perf_event *child;
 
+	lockdep_assert_held(&event->ctx->mutex);
 	/* only an inherit event ever has copies: no child_mutex round */
 	if (!event->attr.inherit) {
 		action(event);

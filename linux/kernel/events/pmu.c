@@ -418,6 +418,7 @@ static int perf_pmu_add_dev(struct pmu *pmu)
 	struct device *dev;
 	int err;
 
+	lockdep_assert_held(&perf_pmus_lock);
 	dev = kzalloc(sizeof(*dev), GFP_KERNEL);
 	if (!dev)
 		return -ENOMEM;

@@ -525,6 +525,7 @@ static noinline void perf_sb_mmap_record(struct vm_area_struct *vma)
  */
 void perf_event_mmap(struct vm_area_struct *vma)
 {
+	mmap_assert_locked(vma->vm_mm);
 	perf_addr_filters_mmap(vma);
 	if (perf_sb_wanted(PERF_SB_MMAP))
 		perf_sb_mmap_record(vma);

@@ -868,6 +868,7 @@ static void rb_unmapped(struct perf_buffer *rb, struct mm_struct *mm)
 	unsigned long charged = rb->nr_pages + 1 - rb->pinned_pages;
 	struct perf_event *writer;
 
+	mmap_assert_locked(mm);
 	/*
 	 * Each round takes one event off the list, unless SET_OUTPUT moved
 	 * it elsewhere while we waited for its mutex: off the list either way.
