@@ -1580,6 +1580,8 @@ int perf_event_period_locked(struct perf_event *event, u64 value)
 		return -EINVAL;
 	if (!event->attr.freq && (value & (1ULL << 63)))
 		return -EINVAL;
+	if (!perf_period_random_ok(&event->attr, value))
+		return -EINVAL;
 	/* a fixed period is also the driver's to accept (x86 LBR, ...) */
 	if (!event->attr.freq && event->pmu->check_period(event, value))
 		return -EINVAL;

@@ -15,6 +15,8 @@
  *  - in frequency mode (attr.freq), moves the period towards the one that
  *    gives attr.sample_freq samples a second, here when the interrupts come
  *    close together and at each tick otherwise;
+ *  - with attr.period_random_bits, draws the next period at random around
+ *    attr.sample_period (the driver arms it at its next reload);
  *  - counts down the PERF_EVENT_IOC_REFRESH limit and disables the event
  *    when it runs out;
  *  - queues SIGTRAP for attr.sigtrap events;
@@ -38,6 +40,7 @@
 #include <linux/irq_work.h>
 #include <linux/math64.h>
 #include <linux/percpu.h>
+#include <linux/sched/clock.h>
 #include <linux/perf_event.h>
 #include <linux/sched/signal.h>
 #include <linux/task_work.h>
@@ -451,6 +454,35 @@ void perf_overflow_free_event(struct perf_event *event)
 }
 
 /* ---------------------------------------------------------------------
+ * Randomised periods
+ */
+
+/* xorshift64 state per CPU: statistics, not secrets */
+static DEFINE_PER_CPU(u64, perf_period_rnd);
+
+/*
+ * Give @event (attr.period_random_bits = k > 0) its next period:
+ * attr.sample_period - 2^(k-1) + r, r uniform below 2^k, so that the mean
+ * stays within half an event of attr.sample_period.  An overflow in NMI can
+ * come between the load and the store of an IRQ-context one on this CPU:
+ * both then draw the same number, which costs nothing but one draw.
+ */
+static void perf_period_draw(struct perf_event *event)
+{
+	unsigned int k = event->attr.period_random_bits;
+	u64 x = __this_cpu_read(perf_period_rnd);
+
+	if (unlikely(!x))
+		x = local_clock() | 1;
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	__this_cpu_write(perf_period_rnd, x);
+	event->hw.sample_period = event->attr.sample_period -
+				  BIT_ULL(k - 1) + (x >> (64 - k));
+}
+
+/* ---------------------------------------------------------------------
  * Overflow
  */
 
@@ -476,6 +508,8 @@ static int perf_overflow(struct perf_event *event,
 	stop = perf_charge_interrupt(event, may_throttle);
 	if (event->attr.freq)
 		perf_freq_overflow(event);
+	else if (unlikely(event->attr.period_random_bits))
+		perf_period_draw(event);
 
 	/* an AUX leader's trace pauses before this sample, resumes after */
 	if (unlikely(event->attr.aux_pause))
@@ -534,13 +568,14 @@ static void perf_swevent_overflow(struct perf_event *event, u64 nr,
 				  struct perf_sample_data *data,
 				  struct pt_regs *regs)
 {
+	u64 period = event->hw.last_period;	/* of the periods that ran out */
 	bool may_throttle = false;
 
 	if (!nr)
 		nr = perf_swevent_set_period(event);
 	/* only the second and later overflows of one occurrence throttle */
 	for (; nr; nr--) {
-		data->period = event->hw.last_period;
+		data->period = period;
 		if (perf_overflow(event, data, regs, may_throttle))
 			return;
 		may_throttle = true;

@@ -24,6 +24,22 @@ void perf_overflow_free_event(struct perf_event *event);
 /* The tick's work on one event (context.c's perf_ctx_tick() calls it). */
 void perf_event_tick_event(struct perf_event *event);
 
+/*
+ * May an event of @attr count periods of @period events?  With
+ * attr.period_random_bits = k > 0 the periods are drawn from
+ * [period - 2^(k-1), period + 2^(k-1)), which needs a fixed period above
+ * 2^(k-1) (k is at most 63: the period has bit 63 clear).
+ */
+static inline bool perf_period_random_ok(const struct perf_event_attr *attr,
+					 u64 period)
+{
+	unsigned int k = attr->period_random_bits;
+
+	if (!k)
+		return true;
+	return k < 64 && !attr->freq && period > BIT_ULL(k - 1);
+}
+
 /* hw.interrupts of a throttled event */
 #define PERF_THROTTLED		(~0ULL)
 

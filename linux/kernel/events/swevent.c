@@ -188,20 +188,24 @@ void __perf_sw_event(u32 event_id, u64 nr, struct pt_regs *regs, u64 addr)
  * @event: a sampling event counted in software (hw.period_left runs from
  *	   minus the period up to 0, where it overflows)
  *
- * Moves hw.period_left back below 0 by whole periods of hw.last_period,
- * then makes hw.sample_period the period from now on.  Callers that start
- * an event set hw.last_period first.
+ * hw.period_left at or above 0 means the period running, hw.last_period,
+ * has run out, and by how many events past its end it went.  Those count
+ * first as whole further periods of hw.last_period, then towards the next
+ * period, of hw.sample_period (which frequency mode or a random draw may
+ * have changed), and hw.period_left goes back below 0 by what is left of
+ * it.  Callers that start an event set hw.last_period first.
  *
- * Return: the number of periods that had elapsed (0 if none).
+ * Return: the number of periods of hw.last_period that ran out (0 if none).
  */
 u64 perf_swevent_set_period(struct perf_event *event)
 {
 	struct hw_perf_event *hwc = &event->hw;
 	u64 period = hwc->last_period ?: hwc->sample_period;
+	u64 next = hwc->sample_period;
 	s64 left, rest;
 	u64 elapsed;
 
-	hwc->last_period = hwc->sample_period;
+	hwc->last_period = next;
 	if (!period)
 		return 0;
 
@@ -210,7 +214,9 @@ u64 perf_swevent_set_period(struct perf_event *event)
 		if (left < 0)
 			return 0;
 		elapsed = div64_u64(left, period) + 1;
-		rest = left - (s64)(elapsed * period);
+		rest = left - (s64)((elapsed - 1) * period) - (s64)next;
+		/* past the end of the next period too: it ends at the next event */
+		rest = min_t(s64, rest, -1);
 	} while (!local64_try_cmpxchg(&hwc->period_left, &left, rest));
 
 	return elapsed;
@@ -364,6 +370,7 @@ static enum hrtimer_restart perf_clock_hrtimer_fn(struct hrtimer *timer)
 		if (perf_event_overflow(event, &data, regs))
 			restart = HRTIMER_NORESTART;
 	}
+	event->hw.last_period = event->hw.sample_period;
 	hrtimer_forward_now(timer,
 			    ns_to_ktime(max(event->hw.sample_period,
 					    PERF_CLOCK_MIN_PERIOD)));

@@ -19,6 +19,7 @@
  *   attr.size < VER0, > PAGE_SIZE, or non-zero bytes past
  *     what this kernel knows (size written back to the user)    E2BIG
  *   reserved bits, unknown sample_type/read_format bits,
+ *     period_random_bits without a fixed period above 2^(k-1),
  *     bad branch_sample_type, WEIGHT with WEIGHT_STRUCT,
  *     inherit_thread without inherit, remove_on_exec with
  *     enable_on_exec, sigtrap without remove_on_exec, bad
@@ -84,6 +85,7 @@
 #include "aux.h"
 #include "context.h"
 #include "event.h"
+#include "overflow.h"
 #include "read.h"
 #include "ring_buffer.h"
 #include "syscall.h"
@@ -147,7 +149,11 @@ int perf_attr_check(struct perf_event_attr *attr)
 	u64 sample_type = attr->sample_type;
 	int err;
 
-	if (attr->__reserved_1 || attr->__reserved_2 || attr->__reserved_3)
+	if (attr->__reserved_1 || attr->__reserved_3)
+		return -EINVAL;
+
+	if (attr->period_random_bits &&
+	    !perf_period_random_ok(attr, attr->sample_period))
 		return -EINVAL;
 
 	if (sample_type & ~(u64)(PERF_SAMPLE_MAX - 1))

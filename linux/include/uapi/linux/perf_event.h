@@ -428,7 +428,16 @@ struct perf_event_attr {
 	__u64	sample_regs_intr;	/* mask of regs at the overflow */
 	__u32	aux_watermark;		/* AUX bytes before a wakeup */
 	__u16	sample_max_stack;	/* callchain depth limit */
-	__u16	__reserved_2;
+	/*
+	 * period_random_bits = k, from 1 to 63 (an extension of this core; 6.12
+	 * and later mainline refuse it with EINVAL): after each overflow the
+	 * event counts sample_period - 2^(k-1) + r events to the next one, r
+	 * drawn uniformly below 2^k.  Needs a fixed sample_period above 2^(k-1).
+	 */
+	union {
+		__u16	__reserved_2;		/* 6.12's name: zero there */
+		__u16	period_random_bits;
+	};
 	__u32	aux_sample_size;	/* AUX bytes per PERF_SAMPLE_AUX */
 
 	union {

@@ -452,8 +452,10 @@ static void gen_sampling_wild(struct worker *w, struct perf_event_attr *a)
 	if (chance(w, 8))
 		a->sample_max_stack =
 			PICK(w, ((__u16[]){ 0, 1, 8, 127, 128, 1000, 0xffff }));
-	if (chance(w, 1))
-		a->__reserved_2 = 1 + rnd(w, 0xfffe);
+	/* period_random_bits, an extension of ours, shares __reserved_2 */
+	if (chance(w, 2))
+		a->__reserved_2 = chance(w, 70) ? 1 + rnd(w, 20) :
+			1 + rnd(w, 0xfffe);
 	if (chance(w, 6)) {
 		a->aux_sample_size =
 			PICK(w, ((__u32[]){ 0, 8, 4096, 65536, 1 << 20, ~0U }));
