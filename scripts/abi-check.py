@@ -884,7 +884,8 @@ NEWER_NAMES = {k.split(":", 1)[0] for k in NEWER_FACTS} - {
 NEWER_LISTS = ("struct perf_event_attr: members in order",
                "union perf_mem_data_src: members in order",
                "enum perf_event_type: constants",
-               "enum perf_callchain_context: constants")
+               "enum perf_callchain_context: constants",
+               "struct perf_event_mmap_page: members in order")
 
 # Extensions of this core beyond every mainline version (each documented in
 # Documentation/userspace-api/perf_event/ and refused by mainline): a name
@@ -892,10 +893,20 @@ NEWER_LISTS = ("struct perf_event_attr: members in order",
 # like NEWER_NAMES, but there is no mainline value to check them against.
 EXTENSION_NAMES = {
     "member struct perf_event_attr.period_random_bits",
+    "member struct perf_event_mmap_page.cap_output_state",
+    "member struct perf_event_mmap_page.output_state",
+    "member struct perf_event_mmap_page.data_bound",
+    "macro PERF_OUTPUT_STATE_PAUSED",
 }
 EXTENSION_FACTS = {
     # period_random_bits shares __reserved_2's bytes
     "member struct perf_event_attr.__reserved_2: inside": "union",
+    # cap_output_state is the top capability bit
+    "member struct perf_event_mmap_page.cap_____res: bit width": "57",
+    # output_state and data_bound come out of the control page's padding
+    "member struct perf_event_mmap_page.__reserved: elements": "912",
+    "member struct perf_event_mmap_page.__reserved: offset": "112",
+    "member struct perf_event_mmap_page.__reserved: sizeof": "912",
 }
 
 
@@ -924,10 +935,13 @@ def newer_explains(diff, facts_a, facts_b):
         drop = {n.rsplit(" ", 1)[-1].rsplit(".", 1)[-1]
                 for n in NEWER_NAMES | EXTENSION_NAMES}
         kept = [w for w in re.split(r"(\W+)", facts_b[key]) if w not in drop]
-        ours = re.sub(r"\s+", " ", "".join(kept)).strip()
+        def norm(text):
+            text = re.sub(r"\s+", " ", text).strip()
+            return re.sub(r"\{ ", "{", re.sub(r" \}", "}", text))
+        ours = norm("".join(kept))
         # a union left with one member after the drop is that member
-        ours = re.sub(r"union\{\s*(\w+)\s*\}", r"\1", ours)
-        return ours == re.sub(r"\s+", " ", facts_a[key]).strip()
+        ours = re.sub(r"union\{(\w+)\}", r"\1", ours)
+        return ours == norm(facts_a[key])
     if EXTENSION_FACTS.get(key) == facts_b[key]:
         return True
     return key in NEWER_FACTS
@@ -1098,7 +1112,8 @@ def check_diagnostics(headers, work, report, strict=False):
         if not strict:
             # the warnings mainline gives its own bitfields, for the new ones
             shape = {re.sub(r"‘\w+’", "‘’", x) for x in m}
-            newer = {n.rsplit(".", 1)[-1] for n in NEWER_NAMES if n.startswith("member ")}
+            newer = {n.rsplit(".", 1)[-1] for n in NEWER_NAMES | EXTENSION_NAMES
+                     if n.startswith("member ")}
             extra = [e for e in extra
                      if not (re.search(r"‘(\w+)’", e) and
                              re.search(r"‘(\w+)’", e).group(1) in newer and

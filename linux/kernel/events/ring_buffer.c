@@ -126,10 +126,12 @@ static struct perf_buffer *rb_alloc(int nr_pages, unsigned long watermark,
 	spin_lock_init(&rb->writers_lock);
 	INIT_LIST_HEAD(&rb->writers);
 	mutex_init(&rb->aux_mutex);
+	mutex_init(&rb->pause_mutex);
 
 	up = rb->pages[0];
 	rb->user_page = up;
 	up->cap_bit0_is_deprecated = 1;
+	up->cap_output_state = 1;
 	up->size = offsetof(struct perf_event_mmap_page, __reserved);
 	up->data_offset = PAGE_SIZE;
 	up->data_size = rb->data_size;
@@ -399,6 +401,52 @@ static void rb_handle_next_page(struct perf_output_handle *handle)
 	handle->size = PAGE_SIZE;
 }
 
+/* The header of the record at byte @pos of the data area (8-byte aligned). */
+static const struct perf_event_header *rb_header_at(struct perf_buffer *rb,
+						    unsigned long pos)
+{
+	return rb_data_page(rb, (pos >> PAGE_SHIFT) & (rb->nr_pages - 1)) +
+	       (pos & (PAGE_SIZE - 1));
+}
+
+/*
+ * Overwrite mode, forward: the record reserved at [@head, @next) is about
+ * to write over the oldest bytes of the data area, those below
+ * @next - data_size.  Move rb->oldest past the records that go, reading
+ * their headers before they are overwritten.
+ *
+ * Only records below the published data_head are known to be whole.  A
+ * reservation that reaches into records of writers it interrupted (which
+ * takes records as large as the buffer) leaves nothing before its own end
+ * known to be whole.  A writer that interrupts the walk and moves
+ * rb->oldest itself has walked at least as far, and may have overwritten
+ * headers this walk read: the walk's result is then dropped.
+ */
+static void rb_forget_overwritten(struct perf_buffer *rb, unsigned long head,
+				  unsigned long next)
+{
+	unsigned long gone = next - rb->data_size;
+	unsigned long done = READ_ONCE(rb->user_page->data_head);
+	long start = local_read(&rb->oldest);
+	unsigned long pos = start;
+	unsigned int size;
+
+	while ((long)(gone - pos) > 0) {
+		if ((long)(done - pos) <= 0) {
+			pos = next;
+			break;
+		}
+		size = READ_ONCE(rb_header_at(rb, pos)->size);
+		if (unlikely(size < sizeof(struct perf_event_header))) {
+			pos = next;
+			break;
+		}
+		pos += size;
+	}
+	if (pos != start)
+		local_cmpxchg(&rb->oldest, start, pos);
+}
+
 /* The buffer has no room or takes no output: count the record as lost. */
 static void rb_count_lost(struct perf_buffer *rb, struct perf_event *event,
 			  long n)
@@ -465,6 +513,9 @@ rb_output_begin(struct perf_output_handle *handle,
 			goto no_room;
 		next = backward ? head - need : head + need;
 	} while (!local_try_cmpxchg(&rb->head, &head, next));
+
+	if (unlikely(rb->overwrite) && !backward)
+		rb_forget_overwritten(rb, head, next);
 
 	/* a backward record starts at the lower end of what was reserved */
 	pos = backward ? next : head;
@@ -1284,26 +1335,74 @@ unlock:
 	return err;
 }
 
+/*
+ * Overwrite mode, backward: the end of the oldest record that is still
+ * whole.  Records start at data_head and follow each other upwards; the
+ * first one that would end past data_head + data_size was partly written
+ * over, and a zero header is space never written.  No writer may be at
+ * work on the buffer.
+ */
+static unsigned long rb_backward_bound(struct perf_buffer *rb,
+				       unsigned long head)
+{
+	unsigned long pos = head;
+	unsigned int size;
+
+	while (pos != 0 || pos == head) {
+		size = rb_header_at(rb, pos)->size;
+		if (size < sizeof(struct perf_event_header) ||
+		    pos + size - head > rb->data_size)
+			break;
+		pos += size;
+	}
+	return pos;
+}
+
 /**
  * perf_event_pause_output - PERF_EVENT_IOC_PAUSE_OUTPUT
  * @event: the event
  * @pause: true to drop new records (they count as lost), false to resume
  *
+ * Pausing waits for the writers already under way (each is an RCU reader
+ * from perf_output_begin() to perf_output_end()), then shows the state in
+ * the control page: PERF_OUTPUT_STATE_PAUSED, and, in overwrite mode, the
+ * other end of the whole records in data_bound.  Process context.
+ *
  * Return: 0, or -EINVAL when the event has no buffer with data pages.
  */
 int perf_event_pause_output(struct perf_event *event, bool pause)
 {
-	struct perf_buffer *rb;
-	int err = -EINVAL;
+	struct perf_event_mmap_page *up;
+	struct perf_buffer *rb = rb_get(event);
+	unsigned long head;
 
-	rcu_read_lock();
-	rb = rcu_dereference(*event_rbp(event));
-	if (rb && rb->nr_pages) {
-		WRITE_ONCE(rb->paused, pause);
-		err = 0;
+	if (!rb)
+		return -EINVAL;
+	if (!rb->nr_pages) {
+		rb_put(rb);
+		return -EINVAL;
 	}
-	rcu_read_unlock();
-	return err;
+
+	up = rb->user_page;
+	mutex_lock(&rb->pause_mutex);
+	if (!pause) {
+		WRITE_ONCE(up->output_state, 0);
+		WRITE_ONCE(rb->paused, 0);
+	} else if (!READ_ONCE(rb->paused)) {
+		WRITE_ONCE(rb->paused, 1);
+		synchronize_rcu();
+		head = local_read(&rb->head);
+		if (rb->overwrite && is_write_backward(event))
+			WRITE_ONCE(up->data_bound, rb_backward_bound(rb, head));
+		else if (rb->overwrite)
+			WRITE_ONCE(up->data_bound, local_read(&rb->oldest));
+		/* the bound before the flag that says it is valid */
+		smp_wmb();
+		WRITE_ONCE(up->output_state, PERF_OUTPUT_STATE_PAUSED);
+	}
+	mutex_unlock(&rb->pause_mutex);
+	rb_put(rb);
+	return 0;
 }
 
 /**

@@ -30,6 +30,7 @@ struct perf_buffer {
 
 	/* PERF_EVENT_IOC_PAUSE_OUTPUT; always set when there is no data */
 	int				paused;
+	struct mutex			pause_mutex;	/* serialises the ioctl */
 
 	/* writers: this CPU only, any context */
 	local_t				head;		/* next byte to reserve */
@@ -38,6 +39,8 @@ struct perf_buffer {
 	local_t				wake_pos;	/* head at the last watermark */
 	local_t				wake_seq;	/* wake-ups owed so far */
 	local_t				samples;	/* towards wakeup_events */
+	/* overwrite mode, forward: where the oldest whole record starts */
+	local_t				oldest;
 
 	/* what poll() reports next, set when readers are woken */
 	atomic_t			poll;

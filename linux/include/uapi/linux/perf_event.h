@@ -527,6 +527,16 @@ enum perf_event_ioc_flags {
  * full barrier so the kernel may reuse the space.  aux_head/aux_tail work
  * the same for the AUX area, whose offset and size user space sets before
  * mapping it.
+ *
+ * With cap_output_state (an extension of this core; mainline leaves these
+ * bytes zero), output_state has PERF_OUTPUT_STATE_PAUSED set while
+ * PERF_EVENT_IOC_PAUSE_OUTPUT holds the buffer's output, set only once no
+ * record is being written any more.  While it is set, in a buffer mapped
+ * without PROT_WRITE (overwrite mode), data_bound is the other end of the
+ * records that are still whole: they fill [data_bound, data_head) when
+ * records are written forward, [data_head, data_bound) when they are
+ * written backward (write_backward).  Bytes outside it may be parts of
+ * records that were written over.
  */
 struct perf_event_mmap_page {
 	__u32	version;		/* layout version */
@@ -547,7 +557,9 @@ struct perf_event_mmap_page {
 			__u64	cap_user_time		: 1;	/* time_mult/shift/offset */
 			__u64	cap_user_time_zero	: 1;	/* time_zero */
 			__u64	cap_user_time_short	: 1;	/* time_cycles/mask */
-			__u64	cap_____res		: 58;
+			__u64	cap_____res		: 57;
+			/* 63: output_state and data_bound (this core only) */
+			__u64	cap_output_state	: 1;
 		};
 	};
 
@@ -563,7 +575,11 @@ struct perf_event_mmap_page {
 	__u64	time_cycles;
 	__u64	time_mask;
 
-	__u8	__reserved[116 * 8];	/* pads the header to 1 KiB */
+	/* An extension of this core, with cap_output_state (see below). */
+	__u64	output_state;		/* PERF_OUTPUT_STATE_* bits */
+	__u64	data_bound;		/* paused: the far end of whole records */
+
+	__u8	__reserved[114 * 8];	/* pads the header to 1 KiB */
 
 	/* Ring buffer positions, byte counts that only grow. */
 	__u64	data_head;		/* kernel's write position */
@@ -576,6 +592,9 @@ struct perf_event_mmap_page {
 	__u64	aux_offset;
 	__u64	aux_size;
 };
+
+/* perf_event_mmap_page.output_state, with cap_output_state */
+#define PERF_OUTPUT_STATE_PAUSED	(1U << 0)	/* PAUSE_OUTPUT in force */
 
 /* ====================================================================
  * 6. Records in the data area

@@ -9,9 +9,15 @@
  * Randomised sample periods (attr.period_random_bits = k): after each
  * overflow the event counts sample_period - 2^(k-1) + r events to the next,
  * r uniform below 2^k; PERF_SAMPLE_PERIOD reports each period.
+ *
+ * The output state in the control page (cap_output_state): output_state
+ * says whether PERF_EVENT_IOC_PAUSE_OUTPUT holds the buffer, and, while it
+ * does, data_bound in an overwrite buffer is the other end of the records
+ * that are still whole, so that a reader parses no torn record.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -214,6 +220,199 @@ TEST(random_period_counts_match_periods)
 				 (unsigned long long)sum);
 	ring_unmap(&r);
 	close(fd);
+}
+
+/* ---------------------------------------------------------------------
+ * The output state
+ */
+
+#define OV_PAGES	2
+#define OV_SAMPLE	(PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
+			 PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN)
+
+/* A task-clock sampler of @pid (every 20 us) with OV_SAMPLE records. */
+static int ov_open(pid_t pid, int backward)
+{
+	struct perf_event_attr attr;
+
+	sw_attr(&attr, PERF_COUNT_SW_TASK_CLOCK);
+	attr.sample_period = 20000;
+	attr.sample_type = OV_SAMPLE;
+	attr.write_backward = backward;
+	attr.exclude_kernel = 1;
+	attr.exclude_hv = 1;
+	attr.exclude_callchain_kernel = 1;
+	return sys_perf_event_open(&attr, pid, -1, -1, 0);
+}
+
+static __u64 ov_word(struct ring *r, __u64 pos)
+{
+	__u64 v;
+
+	ring_copy(r, pos, &v, sizeof(v));
+	return v;
+}
+
+/*
+ * Parse the records in [@from, @to): each a whole sample of @pid (its size
+ * agreeing with its callchain) or a THROTTLE/UNTHROTTLE, sample times
+ * rising (forward) or falling (backward: the newest comes first), ending
+ * exactly at @to.  Returns the number of samples, or -1 (with a log line).
+ */
+static int ov_parse(struct __test_metadata *_metadata, struct ring *r,
+		    __u64 from, __u64 to, pid_t pid, int backward)
+{
+	__u64 pos = from, last = backward ? ~0ULL : 0;
+	int n = 0;
+
+	while (pos != to) {
+		struct perf_event_header h;
+		__u64 tidw, time, nr;
+
+		if (to - pos < sizeof(h)) {
+			TH_LOG("%llu bytes before the end: no room for a header",
+			       (unsigned long long)(to - pos));
+			return -1;
+		}
+		ring_copy(r, pos, &h, sizeof(h));
+		if (h.size < sizeof(h) || h.size % 8 || h.size > to - pos) {
+			TH_LOG("bad size %u at %llu", h.size,
+			       (unsigned long long)pos);
+			return -1;
+		}
+		if (h.type == PERF_RECORD_THROTTLE ||
+		    h.type == PERF_RECORD_UNTHROTTLE) {
+			pos += h.size;
+			continue;
+		}
+		if (h.type != PERF_RECORD_SAMPLE) {
+			TH_LOG("record type %u at %llu", h.type,
+			       (unsigned long long)pos);
+			return -1;
+		}
+		tidw = ov_word(r, pos + 16);
+		time = ov_word(r, pos + 24);
+		nr = ov_word(r, pos + 40);
+		if (h.size != 48 + 8 * nr || (pid_t)tidw != pid ||
+		    (pid_t)(tidw >> 32) != pid ||
+		    (backward ? time > last : time < last)) {
+			TH_LOG("torn sample at %llu: size %u, nr %llu, tid %llx",
+			       (unsigned long long)pos, h.size,
+			       (unsigned long long)nr, (unsigned long long)tidw);
+			return -1;
+		}
+		last = time;
+		pos += h.size;
+		n++;
+	}
+	return n;
+}
+
+/*
+ * A buffer that is full and one that is paused look alike to a reader of
+ * data_head and data_tail; output_state tells them apart.
+ */
+TEST(output_state_paused_flag)
+{
+	struct ring r;
+	__u64 head;
+	int fd, i;
+
+	fd = ov_open(0, 0);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, ring_map(&r, fd, OV_PAGES, PROT_READ | PROT_WRITE));
+	ASSERT_EQ(1, (int)r.meta->cap_output_state)
+		TH_LOG("no cap_output_state (an extension mainline lacks)");
+	EXPECT_EQ(0, r.meta->output_state);
+
+	/* nothing read: the buffer fills up, and is not paused */
+	head = 0;
+	for (i = 0; i < 100; i++) {
+		burn_cpu(20 * 1000 * 1000);
+		if (head > r.data_size / 2 && head == ring_head(&r))
+			break;
+		head = ring_head(&r);
+	}
+	EXPECT_GT(100, i) TH_LOG("data_head still moves: %llu",
+				 (unsigned long long)head);
+	EXPECT_EQ(0, r.meta->output_state);
+
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_PAUSE_OUTPUT, 1));
+	EXPECT_EQ(PERF_OUTPUT_STATE_PAUSED, r.meta->output_state);
+	/* pausing twice is still paused */
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_PAUSE_OUTPUT, 1));
+	EXPECT_EQ(PERF_OUTPUT_STATE_PAUSED, r.meta->output_state);
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_PAUSE_OUTPUT, 0));
+	EXPECT_EQ(0, r.meta->output_state);
+	ring_unmap(&r);
+	close(fd);
+}
+
+/*
+ * An overwrite buffer of 8 KiB, written by a child burning CPU while this
+ * thread pauses it, parses what data_bound says is whole, and lets it go
+ * on, ten times; the samples (40 + 8 * depth bytes) do not divide the
+ * buffer, so the oldest whole one is rarely at data_head - data_size.
+ */
+static void overwrite_rounds(struct __test_metadata *_metadata, int backward)
+{
+	int fd, go, round, n, total = 0;
+	__u64 head, bound;
+	struct ring r;
+	pid_t pid;
+	char c = 0;
+
+	pid = fork_waiting_burner(30LL * 1000 * 1000 * 1000, &go);
+	ASSERT_LT(0, pid);
+	fd = ov_open(pid, backward);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, ring_map(&r, fd, OV_PAGES, PROT_READ));
+	ASSERT_EQ(1, (int)r.meta->cap_output_state)
+		TH_LOG("no cap_output_state (an extension mainline lacks)");
+	ASSERT_EQ(1, write(go, &c, 1));
+
+	for (round = 0; round < 10; round++) {
+		/* let it wrap the buffer a few times */
+		for (n = 0; n < 200; n++) {
+			usleep(10000);
+			head = ring_head(&r);
+			if ((backward ? -head : head) > (round + 3) * r.data_size)
+				break;
+		}
+		ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_PAUSE_OUTPUT, 1));
+		ASSERT_EQ(PERF_OUTPUT_STATE_PAUSED, r.meta->output_state);
+		head = ring_head(&r);
+		bound = __atomic_load_n(&r.meta->data_bound, __ATOMIC_ACQUIRE);
+		if (backward) {
+			ASSERT_LE(bound - head, r.data_size);
+			n = ov_parse(_metadata, &r, head, bound, pid, 1);
+		} else {
+			ASSERT_LE(head - bound, r.data_size);
+			n = ov_parse(_metadata, &r, bound, head, pid, 0);
+		}
+		ASSERT_LT(0, n) TH_LOG("round %d: head %llu, bound %llu",
+				       round, (unsigned long long)head,
+				       (unsigned long long)bound);
+		total += n;
+		ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_PAUSE_OUTPUT, 0));
+		EXPECT_EQ(0, r.meta->output_state);
+	}
+	TH_LOG("%d whole samples parsed in 10 rounds", total);
+	kill(pid, SIGKILL);
+	reap_child(pid);
+	close(go);
+	ring_unmap(&r);
+	close(fd);
+}
+
+TEST(overwrite_forward_bound_parses)
+{
+	overwrite_rounds(_metadata, 0);
+}
+
+TEST(overwrite_backward_bound_parses)
+{
+	overwrite_rounds(_metadata, 1);
 }
 
 TEST_HARNESS_MAIN
