@@ -1044,9 +1044,6 @@ static void assert_event_locked(struct perf_event *event)
 		lockdep_assert_held(&event->ctx->mutex);
 }
 
-typedef void (*ctx_func_t)(struct perf_cpu_context *cpuctx,
-			   struct perf_event_context *ctx, void *info);
-
 struct ctx_call {
 	struct perf_event_context	*ctx;
 	ctx_func_t			func;
@@ -1107,15 +1104,19 @@ static bool ctx_task_running(struct perf_event_context *ctx)
 	       rcu_access_pointer(*task_ctxp(task)) == ctx;
 }
 
-/*
- * Run @func on @ctx: on the CPU where the context is active, or here with
- * ctx->lock held if it is active nowhere.  @func sees cpuctx == NULL in the
- * second case.  The caller holds ctx->mutex, or, for an inherited copy,
- * its parent's child_mutex (assert_event_locked()), so the event stays in
- * its context meanwhile.
+/**
+ * ctx_function_call - run a function where a context is active
+ * @ctx: the context
+ * @func: what to run, with @ctx->lock held and IRQs off
+ * @info: passed to @func
+ *
+ * Runs @func on the CPU where @ctx is active, or here if it is active
+ * nowhere; @func sees cpuctx == NULL in the second case.  The caller holds
+ * ctx->mutex, or, for an inherited copy, its parent's child_mutex
+ * (assert_event_locked()), so the event stays in its context meanwhile.
  */
-static void ctx_function_call(struct perf_event_context *ctx, ctx_func_t func,
-			      void *info)
+void ctx_function_call(struct perf_event_context *ctx, ctx_func_t func,
+		       void *info)
 {
 	struct ctx_call call = { .ctx = ctx, .func = func, .info = info };
 
@@ -1531,61 +1532,6 @@ int perf_event_refresh_locked(struct perf_event *event, int refresh)
 		return -EINVAL;
 	atomic_add(refresh, &event->event_limit);
 	perf_event_enable_locked(event);
-	return 0;
-}
-
-struct period_args {
-	struct perf_event	*event;
-	u64			value;
-};
-
-static void period_func(struct perf_cpu_context *cpuctx,
-			struct perf_event_context *ctx, void *info)
-{
-	struct period_args *args = info;
-	struct perf_event *event = args->event;
-	bool active = event->state == PERF_EVENT_STATE_ACTIVE;
-
-	if (event->attr.freq) {
-		event->attr.sample_freq = args->value;
-		return;
-	}
-	event->attr.sample_period = args->value;
-	event->hw.sample_period = args->value;
-	if (active) {
-		perf_pmu_disable(event->pmu);
-		event->pmu->stop(event, PERF_EF_UPDATE);
-	}
-	local64_set(&event->hw.period_left, 0);
-	if (active) {
-		event->pmu->start(event, PERF_EF_RELOAD);
-		perf_pmu_enable(event->pmu);
-	}
-}
-
-/**
- * perf_event_period_locked - change a sampling event's period or frequency
- * @event: the event; ctx->mutex held
- * @value: the new period (or frequency for attr.freq events)
- *
- * Return: 0, or -EINVAL.
- */
-int perf_event_period_locked(struct perf_event *event, u64 value)
-{
-	struct period_args args = { .event = event, .value = value };
-
-	if (!is_sampling_event(event) || !value)
-		return -EINVAL;
-	if (event->attr.freq && value > sysctl_perf_event_sample_rate)
-		return -EINVAL;
-	if (!event->attr.freq && (value & (1ULL << 63)))
-		return -EINVAL;
-	if (!perf_period_random_ok(&event->attr, value))
-		return -EINVAL;
-	/* a fixed period is also the driver's to accept (x86 LBR, ...) */
-	if (!event->attr.freq && event->pmu->check_period(event, value))
-		return -EINVAL;
-	ctx_function_call(event->ctx, period_func, &args);
 	return 0;
 }
 

@@ -70,7 +70,12 @@ void perf_event_enable_locked(struct perf_event *event);
 void perf_event_disable_locked(struct perf_event *event);
 void perf_event_reset_locked(struct perf_event *event);
 int perf_event_refresh_locked(struct perf_event *event, int refresh);
-int perf_event_period_locked(struct perf_event *event, u64 value);
+
+/* Run @func on the CPU where @ctx is active (cpuctx NULL if nowhere). */
+typedef void (*ctx_func_t)(struct perf_cpu_context *cpuctx,
+			   struct perf_event_context *ctx, void *info);
+void ctx_function_call(struct perf_event_context *ctx, ctx_func_t func,
+		       void *info);
 
 /* Bring event->count and the times up to date (IPI if active elsewhere). */
 void perf_event_sync(struct perf_event *event, bool group);

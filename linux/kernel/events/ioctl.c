@@ -31,6 +31,7 @@
 #include "context.h"
 #include "event.h"
 #include "ioctl.h"
+#include "overflow.h"
 #include "ring_buffer.h"
 #include "syscall.h"
 #include "tracepoint.h"

@@ -454,6 +454,65 @@ void perf_overflow_free_event(struct perf_event *event)
 }
 
 /* ---------------------------------------------------------------------
+ * PERF_EVENT_IOC_PERIOD
+ */
+
+struct period_args {
+	struct perf_event	*event;
+	u64			value;
+};
+
+static void period_func(struct perf_cpu_context *cpuctx,
+			struct perf_event_context *ctx, void *info)
+{
+	struct period_args *args = info;
+	struct perf_event *event = args->event;
+	bool active = event->state == PERF_EVENT_STATE_ACTIVE;
+
+	if (event->attr.freq) {
+		event->attr.sample_freq = args->value;
+		return;
+	}
+	event->attr.sample_period = args->value;
+	event->hw.sample_period = args->value;
+	if (active) {
+		perf_pmu_disable(event->pmu);
+		event->pmu->stop(event, PERF_EF_UPDATE);
+	}
+	local64_set(&event->hw.period_left, 0);
+	if (active) {
+		event->pmu->start(event, PERF_EF_RELOAD);
+		perf_pmu_enable(event->pmu);
+	}
+}
+
+/**
+ * perf_event_period_locked - change a sampling event's period or frequency
+ * @event: the event; ctx->mutex held
+ * @value: the new period (or frequency for attr.freq events)
+ *
+ * Return: 0, or -EINVAL.
+ */
+int perf_event_period_locked(struct perf_event *event, u64 value)
+{
+	struct period_args args = { .event = event, .value = value };
+
+	if (!is_sampling_event(event) || !value)
+		return -EINVAL;
+	if (event->attr.freq && value > sysctl_perf_event_sample_rate)
+		return -EINVAL;
+	if (!event->attr.freq && (value & (1ULL << 63)))
+		return -EINVAL;
+	if (!perf_period_random_ok(&event->attr, value))
+		return -EINVAL;
+	/* a fixed period is also the driver's to accept (x86 LBR, ...) */
+	if (!event->attr.freq && event->pmu->check_period(event, value))
+		return -EINVAL;
+	ctx_function_call(event->ctx, period_func, &args);
+	return 0;
+}
+
+/* ---------------------------------------------------------------------
  * Randomised periods
  */
 

@@ -21,6 +21,8 @@ void perf_event_queue_wakeup(struct perf_event *event);
 /* Event set-up and tear-down of the overflow state (event.c) */
 void perf_overflow_init_event(struct perf_event *event);
 void perf_overflow_free_event(struct perf_event *event);
+/* PERF_EVENT_IOC_PERIOD: ctx->mutex held */
+int perf_event_period_locked(struct perf_event *event, u64 value);
 /* The tick's work on one event (context.c's perf_ctx_tick() calls it). */
 void perf_event_tick_event(struct perf_event *event);
 
