@@ -35,10 +35,10 @@
 #include <linux/bits.h>
 #include <linux/init.h>
 #include <linux/moduleparam.h>
-#include <linux/mutex.h>
-#include <linux/sysfs.h>
 #include <linux/perf_event.h>
 #include <linux/slab.h>
+
+#include "test_pmu.h"
 
 #define AUX_TEST_BURST_MAX	(64 * 1024)
 #define AUX_TEST_BURST_DEFAULT	64
@@ -360,42 +360,6 @@ static struct pmu aux_test_pmu = {
 	.addr_filters_sync = aux_test_addr_filters_sync,
 };
 
-static DEFINE_MUTEX(aux_test_lock);
-static bool aux_test_registered;
-
-static int aux_test_enable_set(const char *val, const struct kernel_param *kp)
-{
-	bool on;
-	int err;
-
-	err = kstrtobool(val, &on);
-	if (err)
-		return err;
-	/* not from the boot command line: the core is not up yet */
-	if (system_state != SYSTEM_RUNNING)
-		return -EBUSY;
-
-	mutex_lock(&aux_test_lock);
-	if (on && !aux_test_registered) {
-		err = perf_pmu_register(&aux_test_pmu, "aux_test", -1);
-	} else if (!on && aux_test_registered) {
-		/* open events are revoked */
-		perf_pmu_unregister(&aux_test_pmu);
-	}
-	if (!err)
-		aux_test_registered = on;
-	mutex_unlock(&aux_test_lock);
-	return err;
-}
-
-static int aux_test_enable_get(char *buf, const struct kernel_param *kp)
-{
-	return sysfs_emit(buf, "%d\n", READ_ONCE(aux_test_registered));
-}
-
-static const struct kernel_param_ops aux_test_enable_ops = {
-	.set	= aux_test_enable_set,
-	.get	= aux_test_enable_get,
-};
-module_param_cb(enable, &aux_test_enable_ops, NULL, 0644);
+static PERF_TEST_PMU_SWITCH(aux_test_switch, &aux_test_pmu, "aux_test");
+module_param_cb(enable, &perf_test_pmu_switch_ops, &aux_test_switch, 0644);
 MODULE_PARM_DESC(enable, "register the aux_test PMU");

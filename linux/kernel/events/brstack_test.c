@@ -17,14 +17,14 @@
 #include <linux/hrtimer.h>
 #include <linux/init.h>
 #include <linux/moduleparam.h>
-#include <linux/mutex.h>
 #include <linux/perf_event.h>
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
 #include <linux/slab.h>
-#include <linux/sysfs.h>
 
 #include <asm/irq_regs.h>
+
+#include "test_pmu.h"
 
 #define BRSTACK_TEST_MAX	256
 #define BRSTACK_TEST_DEFAULT	16
@@ -180,41 +180,7 @@ static struct pmu brstack_test_pmu = {
 	.read		= brstack_test_read,
 };
 
-static DEFINE_MUTEX(brstack_test_lock);
-static bool brstack_test_registered;
-
-static int brstack_test_enable_set(const char *val,
-				   const struct kernel_param *kp)
-{
-	bool on;
-	int err;
-
-	err = kstrtobool(val, &on);
-	if (err)
-		return err;
-	/* not from the boot command line: the core is not up yet */
-	if (system_state != SYSTEM_RUNNING)
-		return -EBUSY;
-
-	mutex_lock(&brstack_test_lock);
-	if (on && !brstack_test_registered)
-		err = perf_pmu_register(&brstack_test_pmu, "brstack_test", -1);
-	else if (!on && brstack_test_registered)
-		perf_pmu_unregister(&brstack_test_pmu);	/* revokes events */
-	if (!err)
-		brstack_test_registered = on;
-	mutex_unlock(&brstack_test_lock);
-	return err;
-}
-
-static int brstack_test_enable_get(char *buf, const struct kernel_param *kp)
-{
-	return sysfs_emit(buf, "%d\n", READ_ONCE(brstack_test_registered));
-}
-
-static const struct kernel_param_ops brstack_test_enable_ops = {
-	.set	= brstack_test_enable_set,
-	.get	= brstack_test_enable_get,
-};
-module_param_cb(enable, &brstack_test_enable_ops, NULL, 0644);
+static PERF_TEST_PMU_SWITCH(brstack_test_switch, &brstack_test_pmu,
+			     "brstack_test");
+module_param_cb(enable, &perf_test_pmu_switch_ops, &brstack_test_switch, 0644);
 MODULE_PARM_DESC(enable, "register the brstack_test PMU");
