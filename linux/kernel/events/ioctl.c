@@ -203,8 +203,6 @@ static long perf_ioctl_locked(struct perf_event *event, unsigned int cmd,
 		return perf_event_set_filter(event, uarg);
 	case PERF_EVENT_IOC_SET_BPF:
 		return perf_event_set_bpf_fd(event, (u32)arg);
-	case PERF_EVENT_IOC_PAUSE_OUTPUT:
-		return perf_event_pause_output(event, !!arg);
 	case PERF_EVENT_IOC_QUERY_BPF:
 		return perf_event_query_prog_array(event, uarg);
 	case PERF_EVENT_IOC_MODIFY_ATTRIBUTES:
@@ -238,11 +236,21 @@ long perf_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 
 	/* Requests may alter the event, so the LSM is asked for write access. */
 	err = security_perf_event_write(target);
-	if (!err) {
-		locked_ctx = perf_event_ctx_lock(target);
-		err = perf_ioctl_locked(target, cmd, arg);
-		perf_event_ctx_unlock(target, locked_ctx);
+	if (err)
+		return err;
+	/*
+	 * Pausing waits for the buffer's writers (an RCU grace period): not
+	 * under ctx->mutex, which the task's fork and exit need meanwhile.
+	 */
+	if (cmd == PERF_EVENT_IOC_PAUSE_OUTPUT) {
+		if (READ_ONCE(target->state) == PERF_EVENT_STATE_REVOKED)
+			return -ENODEV;
+		return perf_event_pause_output(target, !!arg);
 	}
+
+	locked_ctx = perf_event_ctx_lock(target);
+	err = perf_ioctl_locked(target, cmd, arg);
+	perf_event_ctx_unlock(target, locked_ctx);
 	return err;
 }
 

@@ -1366,7 +1366,8 @@ static unsigned long rb_backward_bound(struct perf_buffer *rb,
  * Pausing waits for the writers already under way (each is an RCU reader
  * from perf_output_begin() to perf_output_end()), then shows the state in
  * the control page: PERF_OUTPUT_STATE_PAUSED, and, in overwrite mode, the
- * other end of the whole records in data_bound.  Process context.
+ * other end of the whole records in data_bound.  Process context, no
+ * ctx->mutex held (a grace period is long).
  *
  * Return: 0, or -EINVAL when the event has no buffer with data pages.
  */
