@@ -222,6 +222,60 @@ TEST(random_period_counts_match_periods)
 	close(fd);
 }
 
+/*
+ * The same on a hardware counter (instructions), where there is one: the
+ * driver arms each period from hw.sample_period at its reload.
+ */
+TEST(random_period_hardware)
+{
+	const __u64 base = 100000, half_range = 1 << 11;
+	static struct periods p;
+	struct perf_event_attr attr;
+	int fd, i, rounds, distinct = 0;
+	struct ring r;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_HARDWARE;
+	attr.config = PERF_COUNT_HW_INSTRUCTIONS;
+	attr.sample_period = base;
+	attr.period_random_bits = 12;
+	attr.sample_type = PERF_SAMPLE_PERIOD;
+	attr.disabled = 1;
+	attr.exclude_kernel = 1;
+	attr.exclude_hv = 1;
+	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	if (fd < 0 && (errno == ENOENT || errno == EOPNOTSUPP ||
+		       errno == ENODEV))
+		SKIP(return, "no hardware instructions counter: %s",
+		     strerror(errno));
+	ASSERT_LE(0, fd) TH_LOG("period_random_bits refused: %s",
+				strerror(errno));
+	ASSERT_EQ(0, ring_map(&r, fd, DATA_PAGES, PROT_READ | PROT_WRITE));
+	memset(&p, 0, sizeof(p));
+	ASSERT_EQ(0, enable(fd));
+	for (rounds = 0; p.n < 100 && rounds < 100; rounds++) {
+		burn_cpu(20 * 1000 * 1000);
+		collect(&r, 0, &p);
+	}
+	disable(fd);
+	collect(&r, 0, &p);
+	ASSERT_EQ(0, p.bad);
+	ASSERT_LE(100, p.n) TH_LOG("only %d samples", p.n);
+	for (i = 0; i < p.n; i++) {
+		int j;
+
+		EXPECT_LE(base - half_range, p.period[i]);
+		EXPECT_GT(base + half_range, p.period[i]);
+		for (j = 0; j < i && p.period[j] != p.period[i]; j++)
+			;
+		distinct += j == i;
+	}
+	EXPECT_LE(p.n / 2, distinct);
+	ring_unmap(&r);
+	close(fd);
+}
+
 /* ---------------------------------------------------------------------
  * The output state
  */
