@@ -188,11 +188,12 @@ static inline int reap_child(pid_t pid)
 }
 
 /*
- * Fork a child that blocks until a byte arrives on a pipe, then burns @ns
- * of CPU time and exits.  Returns its pid, or -1; *go is the pipe's write
- * end, for release_child().
+ * Fork a child that blocks until a byte arrives on a pipe, then runs
+ * @work(@arg) and exits with its result (0 for success).  Returns its pid,
+ * or -1; *go is the pipe's write end, for release_child().
  */
-static inline pid_t fork_waiting_burner(long long ns, int *go)
+static inline pid_t fork_waiting_work(int (*work)(long long), long long arg,
+				      int *go)
 {
 	int p[2];
 	pid_t pid;
@@ -207,15 +208,26 @@ static inline pid_t fork_waiting_burner(long long ns, int *go)
 		close(p[1]);
 		if (read(p[0], &c, 1) != 1)
 			_exit(1);
-		burn_cpu(ns);
-		_exit(0);
+		_exit(work(arg) ? 1 : 0);
 	}
 	close(p[0]);
 	*go = p[1];
 	return pid;
 }
 
-/* Let a fork_waiting_burner() child run, and reap it; 0 if it succeeded. */
+static inline int burn_cpu_work(long long ns)
+{
+	burn_cpu(ns);
+	return 0;
+}
+
+/* A fork_waiting_work() child that burns @ns of CPU time. */
+static inline pid_t fork_waiting_burner(long long ns, int *go)
+{
+	return fork_waiting_work(burn_cpu_work, ns, go);
+}
+
+/* Let a fork_waiting_work() child run, and reap it; 0 if it succeeded. */
 static inline int release_child(pid_t pid, int go)
 {
 	char c = 0;

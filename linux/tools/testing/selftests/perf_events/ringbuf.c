@@ -719,30 +719,10 @@ TEST(poll_wakeup_events)
 	close(fd);
 }
 
-/*
- * Fork a child that waits for a byte on *@go, then writes to @pages fresh
- * anonymous pages (one user-mode page fault each) and exits.
- */
-static pid_t fork_waiting_toucher(int pages, int *go)
+/* A fork_waiting_work() child's work: touch @pages fresh pages. */
+static int touch_pages_work(long long pages)
 {
-	int p[2];
-	pid_t pid;
-	char c;
-
-	if (pipe(p))
-		return -1;
-	pid = fork();
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		close(p[1]);
-		if (read(p[0], &c, 1) != 1)
-			_exit(1);
-		_exit(touch_pages(pages) ? 1 : 0);
-	}
-	close(p[0]);
-	*go = p[1];
-	return pid;
+	return touch_pages(pages);
 }
 
 TEST(pollhup_on_task_exit)
@@ -758,7 +738,7 @@ TEST(pollhup_on_task_exit)
 	 * the time in some runs of a debug kernel under emulation, whose
 	 * burner spends most of its time reading its CPU clock.)
 	 */
-	child = fork_waiting_toucher(16, &go);
+	child = fork_waiting_work(touch_pages_work, 16, &go);
 	ASSERT_GE(child, 0);
 	sw_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS);
 	attr.sample_period = 1;
