@@ -659,8 +659,12 @@ void perf_swevent_event(struct perf_event *event, u64 nr,
 	if (!regs || !is_sampling_event(event))
 		return;
 
-	/* a period of 1 overflows on every occurrence */
-	if (nr == 1 && hwc->sample_period == 1 && !event->attr.freq) {
+	/*
+	 * A fixed period of 1 overflows on every occurrence.  (A random draw
+	 * may give a period of 1 too, but without this shortcut, which does
+	 * not keep hw.period_left.)
+	 */
+	if (nr == 1 && event->attr.sample_period == 1 && !event->attr.freq) {
 		hwc->last_period = 1;
 		perf_swevent_overflow(event, 1, data, regs);
 		return;
