@@ -309,9 +309,10 @@ static __u64 ov_word(struct ring *r, __u64 pos)
 
 /*
  * Parse the records in [@from, @to): each a whole sample of @pid (its size
- * agreeing with its callchain) or a THROTTLE/UNTHROTTLE, sample times
+ * agreeing with its callchain) or another kind of record, sample times
  * rising (forward) or falling (backward: the newest comes first), ending
- * exactly at @to.  Returns the number of samples, or -1 (with a log line).
+ * exactly at @to; LOST, THROTTLE and UNTHROTTLE records may come between.
+ * Returns the number of samples, or -1 (with a log line).
  */
 static int ov_parse(struct __test_metadata *_metadata, struct ring *r,
 		    __u64 from, __u64 to, pid_t pid, int backward)
@@ -334,8 +335,10 @@ static int ov_parse(struct __test_metadata *_metadata, struct ring *r,
 			       (unsigned long long)pos);
 			return -1;
 		}
+		/* LOST: the samples dropped while the buffer was paused */
 		if (h.type == PERF_RECORD_THROTTLE ||
-		    h.type == PERF_RECORD_UNTHROTTLE) {
+		    h.type == PERF_RECORD_UNTHROTTLE ||
+		    h.type == PERF_RECORD_LOST) {
 			pos += h.size;
 			continue;
 		}
