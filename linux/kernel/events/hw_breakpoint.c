@@ -65,6 +65,7 @@
 
 #include "internal.h"
 #include "overflow.h"
+#include "swevent.h"
 
 /* ---------------------------------------------------------------------
  * Slot tables
@@ -723,10 +724,8 @@ static void bp_pmu_set_counting(struct perf_event *bp, bool counting)
 
 static int bp_pmu_add(struct perf_event *bp, int flags)
 {
-	if (is_sampling_event(bp)) {
-		bp->hw.last_period = bp->hw.sample_period;
-		perf_swevent_set_period(bp);
-	}
+	if (is_sampling_event(bp))
+		perf_swevent_start_period(bp);
 	bp_pmu_set_counting(bp, flags & PERF_EF_START);
 	return arch_install_hw_breakpoint(bp);
 }

@@ -193,7 +193,8 @@ void __perf_sw_event(u32 event_id, u64 nr, struct pt_regs *regs, u64 addr)
  * first as whole further periods of hw.last_period, then towards the next
  * period, of hw.sample_period (which frequency mode or a random draw may
  * have changed), and hw.period_left goes back below 0 by what is left of
- * it.  Callers that start an event set hw.last_period first.
+ * it.  An event that goes on its PMU starts with
+ * perf_swevent_start_period().
  *
  * Return: the number of periods of hw.last_period that ran out (0 if none).
  */
@@ -220,6 +221,21 @@ u64 perf_swevent_set_period(struct perf_event *event)
 	} while (!local64_try_cmpxchg(&hwc->period_left, &left, rest));
 
 	return elapsed;
+}
+
+/**
+ * perf_swevent_start_period - a software-counted event goes on its PMU
+ * @event: a sampling event counted in software
+ *
+ * A period already under way (hw.period_left below 0) goes on where it
+ * was, still reported as hw.last_period; otherwise the next period starts,
+ * of hw.sample_period.
+ */
+void perf_swevent_start_period(struct perf_event *event)
+{
+	if (local64_read(&event->hw.period_left) >= 0)
+		event->hw.last_period = event->hw.sample_period;
+	perf_swevent_set_period(event);
 }
 
 /* ---------------------------------------------------------------------
@@ -278,11 +294,8 @@ static int perf_swevent_add(struct perf_event *event, int flags)
 {
 	struct perf_swevent_cpu *swc = this_cpu_ptr(&perf_swevent_cpu);
 
-	/* a period already under way goes on where it was */
-	if (is_sampling_event(event)) {
-		event->hw.last_period = event->hw.sample_period;
-		perf_swevent_set_period(event);
-	}
+	if (is_sampling_event(event))
+		perf_swevent_start_period(event);
 	/* on one CPU's list at a time: linked twice, the list is a cycle */
 	if (WARN_ON_ONCE(!hlist_unhashed(&event->hlist_entry)))
 		return -EINVAL;
@@ -388,9 +401,10 @@ static void perf_clock_event_start(struct perf_event *event, int flags)
 		s64 left = local64_xchg(&hwc->period_left, 0);
 		u64 period = max(hwc->sample_period, PERF_CLOCK_MIN_PERIOD);
 
-		hwc->last_period = hwc->sample_period;
 		if (left > 0 && left < period)
-			period = left;
+			period = left;		/* hw.last_period's, resumed */
+		else
+			hwc->last_period = hwc->sample_period;
 		hrtimer_start(&hwc->hrtimer, ns_to_ktime(period),
 			      HRTIMER_MODE_REL_PINNED_HARD);
 	}
