@@ -206,20 +206,20 @@ u64 perf_swevent_set_period(struct perf_event *event)
 	s64 left, rest;
 	u64 elapsed;
 
-	hwc->last_period = next;
 	if (!period)
 		return 0;
 
 	left = local64_read(&hwc->period_left);
 	do {
 		if (left < 0)
-			return 0;
+			return 0;	/* still under way */
 		elapsed = div64_u64(left, period) + 1;
 		rest = left - (s64)((elapsed - 1) * period) - (s64)next;
 		/* past the end of the next period too: it ends at the next event */
 		rest = min_t(s64, rest, -1);
 	} while (!local64_try_cmpxchg(&hwc->period_left, &left, rest));
 
+	hwc->last_period = next;
 	return elapsed;
 }
 
