@@ -791,6 +791,8 @@ struct perf_output_handle {
 	union {
 		struct {
 			u64		skip_read : 1;
+			/* took a shared buffer for its CPU */
+			u64		rb_taken : 1;
 		};
 		u64			aux_flags;	/* perf_aux_output_*() */
 		u64			flags;		/* perf_output_*() */

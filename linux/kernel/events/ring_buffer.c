@@ -12,12 +12,20 @@
  *
  *  - Writers (perf_output_begin() .. perf_output_end()) run in any
  *    context, NMI included, on the CPU the writing event is active on.
- *    All events of one buffer run on one CPU or in one task, so writers
- *    of a buffer only ever interrupt each other, never run side by side.
+ *    The events of most buffers run on one CPU or in one task, so their
+ *    writers only ever interrupt each other, never run side by side.
  *    They reserve room by a cmpxchg loop on rb->head; rb->nest counts
  *    the writers stacked on this CPU, and only the last one to finish
  *    publishes data_head, so that the reader never sees the head pass a
  *    record that an interrupted writer is still filling in.
+ *  - A shared buffer (rb->shared: an inherited per-task event's, whose
+ *    copies run in many tasks on many CPUs at once) is taken for one CPU
+ *    at a time: the first writer on a CPU claims rb->writer_cpu, spinning
+ *    while another CPU's writers hold it, and lets it go when it leaves.
+ *    Writers that interrupt it on its CPU find the buffer theirs already
+ *    and stack up as above.  The holder never waits for anything else,
+ *    so the spin is as short as one record (and whatever interrupts its
+ *    writing), which makes it safe in NMI.
  *  - event->rb, event->rb_entry and event->mmap_count change under
  *    event->mmap_mutex (process context).  rb->writers, the list of events
  *    that send their output to the buffer, changes under rb->writers_lock
@@ -90,7 +98,7 @@ static void rb_free_rcu(struct rcu_head *head)
  * @watermark: bytes between wake-ups, 0 for half the data.
  */
 static struct perf_buffer *rb_alloc(int nr_pages, unsigned long watermark,
-				    int cpu, bool overwrite)
+				    int cpu, bool overwrite, bool shared)
 {
 	int node = cpu == -1 ? NUMA_NO_NODE : cpu_to_node(cpu);
 	struct perf_event_mmap_page *up;
@@ -118,6 +126,8 @@ static struct perf_buffer *rb_alloc(int nr_pages, unsigned long watermark,
 	rb->nr_pages = nr_pages;
 	rb->data_size = (unsigned long)nr_pages << PAGE_SHIFT;
 	rb->overwrite = overwrite;
+	rb->shared = shared;
+	atomic_set(&rb->writer_cpu, -1);
 	rb->watermark = watermark ? min(watermark, rb->data_size) : 0;
 	if (!rb->watermark)
 		rb->watermark = rb->data_size / 2;
@@ -152,6 +162,12 @@ void rb_put(struct perf_buffer *rb)
 static struct perf_event *rb_owner(struct perf_event *event)
 {
 	return event->parent ? event->parent : event;
+}
+
+/* Will copies of @event write to its buffer from many CPUs at once? */
+static bool rb_needs_sharing(struct perf_event *event)
+{
+	return event->attr.inherit && event->cpu == -1;
 }
 
 /* A reference on the buffer @event writes to, or NULL. */
@@ -195,6 +211,15 @@ static void rb_attach(struct perf_event *event, struct perf_buffer *rb)
 		if (event->rb_left_pending) {
 			cond_synchronize_rcu(event->rb_left_gp);
 			event->rb_left_pending = false;
+		}
+		/*
+		 * Its first writer from many CPUs: a writer that began
+		 * before it saw the flag would not take the buffer, so wait
+		 * until every writer (an RCU reader) has finished.
+		 */
+		if (rb_needs_sharing(event) && !READ_ONCE(rb->shared)) {
+			WRITE_ONCE(rb->shared, true);
+			synchronize_rcu();
 		}
 		spin_lock_irqsave(&rb->writers_lock, flags);
 		list_add_rcu(&event->rb_entry, &rb->writers);
@@ -311,12 +336,36 @@ void rb_owe_wakeup(struct perf_buffer *rb, struct perf_event *event)
 	perf_event_queue_wakeup(event);
 }
 
+/*
+ * A shared buffer: take it for this CPU, unless a writer this one
+ * interrupted has it already.  Preemption disabled.
+ */
+static void rb_take_for_cpu(struct perf_output_handle *handle)
+{
+	struct perf_buffer *rb = handle->rb;
+	int cpu = smp_processor_id();
+	int holder;
+
+	for (;;) {
+		holder = atomic_cmpxchg_acquire(&rb->writer_cpu, -1, cpu);
+		if (holder == -1) {
+			handle->rb_taken = 1;
+			return;
+		}
+		if (holder == cpu)
+			return;
+		cpu_relax();
+	}
+}
+
 /* A writer starts: stack it up and note the wake-ups owed so far. */
 static void rb_writer_enter(struct perf_output_handle *handle)
 {
 	struct perf_buffer *rb = handle->rb;
 
 	preempt_disable();
+	if (unlikely(READ_ONCE(rb->shared)))
+		rb_take_for_cpu(handle);
 	WRITE_ONCE(rb->nest, READ_ONCE(rb->nest) + 1);
 	barrier();
 	handle->wakeup = local_read(&rb->wake_seq);
@@ -324,7 +373,10 @@ static void rb_writer_enter(struct perf_output_handle *handle)
 
 /*
  * A writer is done.  The last one out publishes the head, and keeps at
- * it until no writer that interrupted it has moved the head further.
+ * it until no writer that interrupted it has moved the head further; the
+ * one that took a shared buffer then lets other CPUs have it.  (Writers
+ * that interrupt it after it published find the buffer still taken for
+ * this CPU and publish their own records.)
  */
 static void rb_writer_leave(struct perf_output_handle *handle)
 {
@@ -333,6 +385,8 @@ static void rb_writer_leave(struct perf_output_handle *handle)
 	unsigned long published;
 
 	if (depth > 1) {
+		/* only the first writer on this CPU can have taken it */
+		WARN_ON_ONCE(handle->rb_taken);
 		WRITE_ONCE(rb->nest, depth - 1);
 		preempt_enable();
 		return;
@@ -362,6 +416,10 @@ static void rb_writer_leave(struct perf_output_handle *handle)
 
 	if (handle->wakeup != local_read(&rb->wake_seq))
 		rb_owe_wakeup(rb, handle->event);
+	if (handle->rb_taken) {
+		handle->rb_taken = 0;
+		atomic_set_release(&rb->writer_cpu, -1);
+	}
 	preempt_enable();
 }
 
@@ -1051,7 +1109,7 @@ static int rb_map_new(struct perf_event *event, struct vm_area_struct *vma,
 	if (event->attr.watermark)
 		watermark = event->attr.wakeup_watermark;
 	rb = rb_alloc(nr_pages, watermark, event->cpu,
-		      !(vma->vm_flags & VM_WRITE));
+		      !(vma->vm_flags & VM_WRITE), rb_needs_sharing(event));
 	if (!rb) {
 		atomic_long_sub(nr_pages + 1 - pinned, &user->perf_mlock);
 		atomic64_sub(pinned, &vma->vm_mm->pinned_vm);
@@ -1072,14 +1130,16 @@ static int rb_map_new(struct perf_event *event, struct vm_area_struct *vma,
  * @vma: the new mapping
  *
  * Offset 0 maps the control page followed by 2^n data pages (n >= 0; the
- * control page alone is allowed too).  The mapping must be shared; when it
+ * control page alone is allowed too).  An inherited per-task event's
+ * buffer takes the records of all its copies, in every thread and child
+ * of the task, on whatever CPU they run.  The mapping must be shared; when it
  * is not writable the kernel overwrites old data instead of waiting for
  * the reader.  Mapping an event again (or an event redirected into a
  * buffer) gives the same buffer, which must then have the same size.
  * Mappings at other offsets are for the AUX area (perf_aux_mmap()).
  *
- * Return: 0, -EINVAL (bad size or flags, inherited per-task event, size
- * other than the existing buffer's), -EPERM (over the locked-memory
+ * Return: 0, -EINVAL (bad size or flags, AUX of an inherited per-task
+ * event, size other than the existing buffer's), -EPERM (over the locked-memory
  * limits), -ENOMEM, -EOPNOTSUPP (AUX on a PMU without), or what the LSM
  * says.
  */
@@ -1097,15 +1157,14 @@ int perf_mmap(struct file *file, struct vm_area_struct *vma)
 	if (READ_ONCE(event->state) == PERF_EVENT_STATE_REVOKED)
 		return -ENODEV;
 
-	/* all the copies would write to one buffer from many CPUs */
-	if (event->attr.inherit && event->cpu == -1)
-		return -EINVAL;
-
 	err = security_perf_event_read(event);
 	if (err)
 		return err;
 
 	if (vma->vm_pgoff) {
+		/* AUX writers assume a single CPU; shared buffers have none */
+		if (rb_needs_sharing(event))
+			return -EINVAL;
 		err = perf_aux_mmap(event, vma);
 		if (err)
 			return err;
@@ -1270,8 +1329,11 @@ static bool rb_output_compatible(struct perf_event *event,
 	/* one buffer is written from one CPU ... */
 	if (event->cpu != output->cpu)
 		return false;
-	/* ... or, per task, by one task */
+	/* ... or, per task, by one task (and, inherited, its descendants) */
 	if (output->cpu == -1 && event->hw.target != output->hw.target)
+		return false;
+	/* AUX writers assume a single CPU */
+	if (has_aux(event) && rb_needs_sharing(event))
 		return false;
 	/* timestamps in one buffer must compare */
 	if (event->clock != output->clock)

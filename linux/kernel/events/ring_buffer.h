@@ -32,7 +32,16 @@ struct perf_buffer {
 	int				paused;
 	struct mutex			pause_mutex;	/* serialises the ioctl */
 
-	/* writers: this CPU only, any context */
+	/*
+	 * Written by the copies of an inherited per-task event, which run
+	 * on many CPUs at once: writers then take the buffer for their CPU
+	 * (writer_cpu, -1 when free) before they touch the fields below.
+	 * Set before the first such writer is attached, never cleared.
+	 */
+	bool				shared;
+	atomic_t			writer_cpu;
+
+	/* writers: one CPU at a time (see shared), any context */
 	local_t				head;		/* next byte to reserve */
 	unsigned int			nest;		/* writers stacked up */
 	local_t				lost;		/* records not written */
