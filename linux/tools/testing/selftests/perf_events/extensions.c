@@ -14,14 +14,20 @@
  * says whether PERF_EVENT_IOC_PAUSE_OUTPUT holds the buffer, and, while it
  * does, data_bound in an overwrite buffer is the other end of the records
  * that are still whole, so that a reader parses no torn record.
+ *
+ * One buffer for a whole process: an inherited per-task event (cpu == -1)
+ * may be mmap()ed, and every thread's copy writes into that one buffer,
+ * from whichever CPU the thread runs on.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 #include <linux/perf_event.h>
 
@@ -502,6 +508,252 @@ TEST(overwrite_forward_bound_parses)
 TEST(overwrite_backward_bound_parses)
 {
 	overwrite_rounds(_metadata, 1);
+}
+
+/* ---------------------------------------------------------------------
+ * One buffer for a whole process
+ */
+
+#define PB_THREADS	64
+#define PB_PAGES	16	/* pages each thread touches */
+#define PB_SAMPLE	(PERF_SAMPLE_TID | PERF_SAMPLE_ADDR | PERF_SAMPLE_CPU)
+
+struct pb_thread {
+	pthread_t thread;
+	pthread_barrier_t *start;
+	char *area;		/* PB_PAGES pages, kept until the test ends */
+	pid_t tid;
+	int samples;		/* samples found with an address in area */
+};
+
+/* Wait for the others, then take one page fault on each page of area. */
+static void *pb_worker(void *arg)
+{
+	struct pb_thread *t = arg;
+	long page = sysconf(_SC_PAGESIZE);
+	int i;
+
+	t->tid = syscall(SYS_gettid);
+	pthread_barrier_wait(t->start);
+	for (i = 0; i < PB_PAGES; i++)
+		t->area[i * page] = 1;
+	return NULL;
+}
+
+struct pb_tally {
+	int bad;	/* samples of another process, or of the wrong thread */
+	__u64 lost;	/* from PERF_RECORD_LOST */
+	__u64 cpus;	/* bit n: a sample taken on CPU n (n < 64) */
+};
+
+/* Consume every record so far; a sample's address names its thread. */
+static void pb_drain(struct ring *r, struct pb_thread *t, int n,
+		     struct pb_tally *tally)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	struct perf_event_header *h;
+	__u64 buf[32];
+	int i;
+
+	while ((h = ring_next(r, buf, sizeof(buf)))) {
+		__u64 *v = (__u64 *)(h + 1);
+		char *addr;
+
+		if (h->type == PERF_RECORD_LOST) {
+			tally->lost += v[1];
+			continue;
+		}
+		if (h->type != PERF_RECORD_SAMPLE)
+			continue;
+		if (h->size != sizeof(*h) + 24 ||
+		    (pid_t)v[0] != getpid()) {
+			tally->bad++;
+			continue;
+		}
+		if ((__u32)v[2] < 64)
+			tally->cpus |= 1ULL << (__u32)v[2];
+		addr = (char *)(unsigned long)v[1];
+		for (i = 0; i < n; i++) {
+			if (addr < t[i].area || addr >= t[i].area + PB_PAGES * page)
+				continue;
+			if ((pid_t)(v[0] >> 32) != t[i].tid)
+				tally->bad++;
+			else
+				t[i].samples++;
+		}
+	}
+	ring_publish(r);
+}
+
+/*
+ * PB_THREADS threads each take PB_PAGES page faults at once, sampled by
+ * one inherited event of this process into one buffer of @data_pages
+ * pages, which this thread reads as they run (@read_along) or only at the
+ * end.  Every record must parse, every sample must carry the thread whose
+ * page it names, and the samples plus the lost records must account for
+ * every fault: exactly, thread by thread, when none was lost.
+ */
+static void process_buffer(struct __test_metadata *_metadata, int data_pages,
+			   int read_along)
+{
+	static struct pb_thread t[PB_THREADS];
+	long page = sysconf(_SC_PAGESIZE);
+	struct perf_event_attr attr;
+	pthread_barrier_t start;
+	struct pb_tally tally = { 0 };
+	struct ring r;
+	int fd, i, found = 0, short_threads = 0;
+	__u64 values[2];
+
+	sw_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS);
+	attr.sample_period = 1;
+	attr.sample_type = PB_SAMPLE;
+	attr.read_format = PERF_FORMAT_LOST;
+	attr.inherit = 1;
+	attr.exclude_kernel = 1;
+	attr.exclude_hv = 1;
+	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, ring_map(&r, fd, data_pages, PROT_READ | PROT_WRITE))
+		TH_LOG("mmap of an inherited per-task event: %s (mainline refuses it)",
+		       strerror(errno));
+
+	ASSERT_EQ(0, pthread_barrier_init(&start, NULL, PB_THREADS + 1));
+	for (i = 0; i < PB_THREADS; i++) {
+		memset(&t[i], 0, sizeof(t[i]));
+		t[i].start = &start;
+		t[i].area = mmap(NULL, PB_PAGES * page, PROT_READ | PROT_WRITE,
+				 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		ASSERT_NE(MAP_FAILED, t[i].area);
+		madvise(t[i].area, PB_PAGES * page, MADV_NOHUGEPAGE);
+		ASSERT_EQ(0, pthread_create(&t[i].thread, NULL, pb_worker, &t[i]));
+	}
+	pthread_barrier_wait(&start);
+	for (i = 0; i < PB_THREADS; i++) {
+		while (read_along && pthread_tryjoin_np(t[i].thread, NULL))
+			pb_drain(&r, t, PB_THREADS, &tally);
+		if (!read_along)
+			pthread_join(t[i].thread, NULL);
+	}
+	pb_drain(&r, t, PB_THREADS, &tally);
+	ASSERT_EQ(sizeof(values), read(fd, values, sizeof(values)));
+
+	for (i = 0; i < PB_THREADS; i++) {
+		EXPECT_GE(PB_PAGES, t[i].samples) TH_LOG("thread %d", i);
+		found += t[i].samples;
+		short_threads += t[i].samples < PB_PAGES;
+		munmap(t[i].area, PB_PAGES * page);
+	}
+	TH_LOG("%d of %d faults sampled, %llu lost (read: %llu), %d threads short, CPUs %llx",
+	       found, PB_THREADS * PB_PAGES, (unsigned long long)tally.lost,
+	       (unsigned long long)values[1], short_threads,
+	       (unsigned long long)tally.cpus);
+	EXPECT_EQ(0, r.bad);
+	EXPECT_EQ(0, tally.bad);
+	/* every record dropped is counted, whether reported yet or not */
+	EXPECT_LE(tally.lost, values[1]);
+	EXPECT_LE(PB_THREADS * PB_PAGES, found + values[1]);
+	if (!values[1])
+		EXPECT_EQ(0, short_threads);
+	pthread_barrier_destroy(&start);
+	ring_unmap(&r);
+	close(fd);
+}
+
+/* A buffer large enough for every sample: each thread's are all there. */
+TEST(process_buffer_all_threads)
+{
+	process_buffer(_metadata, 64, 1);
+}
+
+/* A small buffer, read as the threads run: it wraps, and may lose some. */
+TEST(process_buffer_wraps_while_read)
+{
+	process_buffer(_metadata, 4, 1);
+}
+
+/* A buffer that fills up unread: what did not fit is counted as lost. */
+TEST(process_buffer_full_counts_lost)
+{
+	process_buffer(_metadata, 1, 0);
+}
+
+/* Spin in user mode until *stop, which the test sets; @arg: a pb_thread. */
+static void *pb_spinner(void *arg)
+{
+	struct pb_thread *t = arg;
+
+	t->tid = syscall(SYS_gettid);
+	pthread_barrier_wait(t->start);
+	while (!__atomic_load_n((int *)t->area, __ATOMIC_RELAXED))
+		spin_user(10000);
+	return NULL;
+}
+
+/*
+ * Cycles, where there is a hardware counter: the copies' samples come
+ * from the PMU's interrupt on each CPU, into the one buffer at once.
+ */
+TEST(process_buffer_hardware)
+{
+	static struct pb_thread t[8];
+	struct perf_event_attr attr;
+	struct perf_event_header *h;
+	pthread_barrier_t start;
+	int fd, i, stop = 0, samples = 0, strangers = 0;
+	__u64 buf[8];
+	struct ring r;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_HARDWARE;
+	attr.config = PERF_COUNT_HW_CPU_CYCLES;
+	attr.sample_period = 100000;
+	attr.sample_type = PERF_SAMPLE_TID;
+	attr.inherit = 1;
+	attr.exclude_kernel = 1;
+	attr.exclude_hv = 1;
+	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	if (fd < 0 && (errno == ENOENT || errno == EOPNOTSUPP ||
+		       errno == ENODEV))
+		SKIP(return, "no hardware cycles counter: %s", strerror(errno));
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, ring_map(&r, fd, 64, PROT_READ | PROT_WRITE))
+		TH_LOG("mmap of an inherited per-task event: %s (mainline refuses it)",
+		       strerror(errno));
+
+	ASSERT_EQ(0, pthread_barrier_init(&start, NULL, 9));
+	for (i = 0; i < 8; i++) {
+		t[i].start = &start;
+		t[i].area = (char *)&stop;
+		ASSERT_EQ(0, pthread_create(&t[i].thread, NULL, pb_spinner, &t[i]));
+	}
+	pthread_barrier_wait(&start);
+	usleep(500 * 1000);
+	__atomic_store_n(&stop, 1, __ATOMIC_RELAXED);
+	for (i = 0; i < 8; i++)
+		pthread_join(t[i].thread, NULL);
+
+	while ((h = ring_next(&r, buf, sizeof(buf)))) {
+		if (h->type != PERF_RECORD_SAMPLE)
+			continue;
+		samples++;
+		if (h->size != sizeof(*h) + 8 || (pid_t)buf[1] != getpid()) {
+			strangers++;
+			continue;
+		}
+		for (i = 0; i < 8 && t[i].tid != (pid_t)(buf[1] >> 32); i++)
+			;
+		/* this thread's own samples (it sleeps) are not expected */
+		strangers += i == 8 && (pid_t)(buf[1] >> 32) != getpid();
+	}
+	TH_LOG("%d samples", samples);
+	EXPECT_EQ(0, r.bad);
+	EXPECT_EQ(0, strangers);
+	EXPECT_LT(0, samples);
+	pthread_barrier_destroy(&start);
+	ring_unmap(&r);
+	close(fd);
 }
 
 TEST_HARNESS_MAIN
