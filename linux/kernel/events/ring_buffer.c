@@ -509,7 +509,7 @@ static void rb_forget_overwritten(struct perf_buffer *rb, unsigned long head,
 static void rb_count_lost(struct perf_buffer *rb, struct perf_event *event,
 			  long n)
 {
-	local_add(n, &rb->lost);
+	atomic_long_add(n, &rb->lost);
 	atomic64_inc(&rb_owner(event)->lost_samples);
 }
 
@@ -545,8 +545,8 @@ rb_output_begin(struct perf_output_handle *handle,
 	 * Records lost earlier are reported first.  That needs @data for
 	 * the sample_id_all trailer; without it the report waits.
 	 */
-	if (unlikely(local_read(&rb->lost)) && data) {
-		lost = local_xchg(&rb->lost, 0);
+	if (unlikely(atomic_long_read(&rb->lost)) && data) {
+		lost = atomic_long_xchg(&rb->lost, 0);
 		if (lost) {
 			need += sizeof(lost_rec);
 			if (event->attr.sample_id_all)

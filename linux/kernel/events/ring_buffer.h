@@ -44,12 +44,17 @@ struct perf_buffer {
 	/* writers: one CPU at a time (see shared), any context */
 	local_t				head;		/* next byte to reserve */
 	unsigned int			nest;		/* writers stacked up */
-	local_t				lost;		/* records not written */
 	local_t				wake_pos;	/* head at the last watermark */
 	local_t				wake_seq;	/* wake-ups owed so far */
 	local_t				samples;	/* towards wakeup_events */
 	/* overwrite mode, forward: where the oldest whole record starts */
 	local_t				oldest;
+
+	/*
+	 * Records not written yet to be reported: counted, and taken for
+	 * the report, before the buffer is taken (any CPU, any context).
+	 */
+	atomic_long_t			lost;
 
 	/* what poll() reports next, set when readers are woken */
 	atomic_t			poll;
