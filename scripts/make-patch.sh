@@ -135,20 +135,21 @@ selftests/perf_events: Tests of the perf_event_open(2) ABI
 
 Add, beside the directory's tests (mmap, remove_on_exec,
 sigtrap_threads, watermark_signal, which stay), kselftest programs that
-check what perf_event_open(2) promises: attr checks and errnos, counting, groups
-and multiplexing, software events, inheritance, ioctls, read formats,
-permissions, CPU hotplug, cgroup events, the ring buffer, sampling,
-side-band records, the AUX area (with the aux_test PMU of debug
-kernels), callchains, races and robustness (faults found while
-writing the new core), and conformance with mainline's behaviour.
-fuzz/ adds perf_fuzz, a seeded fuzzer of the perf calls, and
-mkrepro.sh, which turns its log into a reproducer.
+check what perf_event_open(2) promises: attr checks and errnos,
+counting, groups and multiplexing, software events, inheritance,
+ioctls, read formats, permissions, CPU hotplug, cgroup events, the ring
+buffer, sampling, side-band records, the AUX area (with the aux_test
+PMU of debug kernels), callchains, races and robustness (faults found
+while writing the new core), conformance with mainline's behaviour,
+and the ABI extensions of this core (extensions).  fuzz/ adds
+perf_fuzz, a seeded fuzzer of the perf calls, and mkrepro.sh, which
+turns its log into a reproducer.
 
 The tests pass on the unmodified kernel too, except those that need
 the aux_test PMU, which skip there, newer_abi's tests of what later
 kernels changed (the attr size, config4, the deferred-callchain bits,
-EPOLLHUP for a pinned event in error), and pmuv3's check that EL0
-counter access does not pass to the next task.
+EPOLLHUP for a pinned event in error), the extensions it refuses, and
+pmuv3's check that EL0 counter access does not pass to the next task.
 
 $tested
 EOF
