@@ -17,6 +17,16 @@ results: otherwise it came from when a child ran or exited.  A call that
 names a file descriptor, mapping or child slot which an earlier
 difference left different is not a difference of its own, nor is ESRCH
 from a call on a child on one kernel only (the child had exited there).
+A mapping that only one kernel made leaves its event's descriptor
+different too (it has a buffer there), and holds the event and the
+locked memory: while one exists, ENOSPC, EPERM or ENOMEM on the kernel
+that made it, where the other succeeds, is taken to follow from it.
+
+The checker follows which descriptor slots hold an inherited per-task
+event (attr.inherit, cpu -1, opened or dup()ed with success) and tags
+an mmap() of one with `/* inherited per-task */`, as perf_fuzz does
+since it learned to (its own tag reflected the last open into the slot,
+even one that failed).
 
 --allow FILE lists the deliberate differences, one per line:
     CALL-REGEX | MAINLINE | OURS | reason
@@ -71,6 +81,41 @@ def normal(call, result):
 
 
 SLOT = re.compile(r'\b(?:fd|mp|kid)\[\d+\]')
+WHOLE_TAG = ' /* inherited per-task */'
+# fz_open(&fd[N], ATTR, alloc, tail, pid, cpu, group, flags);
+OPEN_TAIL = re.compile(r'^fz_open\(&(fd\[\d+\]), (.*), (\S+), (\S+), (\S+), '
+                       r'(-?\d+), (\S+), (\S+)\);$')
+DUP = re.compile(r'^fz_dup\(&(fd\[\d+\]), (fd\[\d+\]|-?\d+)\);$')
+MMAP_FD = re.compile(r'^fz_mmap\(&mp\[\d+\], (fd\[\d+\]),')
+# what a mapping made on one kernel only may hold up on that kernel
+HELD = ('-1 ENOSPC', '-1 EPERM', '-1 ENOMEM')
+
+
+def track_whole(whole, call, result):
+    """Keep @whole, the fd slots holding an inherited per-task event."""
+    ok = not result.startswith('-') and result != 'skipped'
+    m = OPEN_TAIL.match(call)
+    if m:
+        if ok:
+            attr = m.group(2)
+            if re.search(r'\.inherit = 0x1\b', attr) and m.group(6) == '-1':
+                whole.add(m.group(1))
+            else:
+                whole.discard(m.group(1))
+        return
+    m = DUP.match(call)
+    if m and ok:
+        if m.group(2) in whole:
+            whole.add(m.group(1))
+        else:
+            whole.discard(m.group(1))
+
+
+def tag_whole(whole, call):
+    m = MMAP_FD.match(call)
+    if m and m.group(1) in whole and WHOLE_TAG not in call:
+        return call + WHOLE_TAG
+    return call
 # calls that fill their first argument's slot afresh, whatever was there
 CREATORS = ('fz_open', 'fz_dup', 'fz_bpf_load', 'fz_spawn', 'fz_mmap',
             'fz_aux')
@@ -83,29 +128,41 @@ def differences(ml, ours):
     left a file descriptor, mapping or child different (they name its
     slot) or because a child had exited on one kernel only (ESRCH)."""
     out, follows, timing, tainted = {}, 0, 0, set()
+    whole, one_sided = set(), set()
     for i, (a, b) in enumerate(zip(ml, ours)):
         m = ASSIGNS.match(a[1])
         slot = m.group(1) if m else None
         ra, rb = normal(a[1], a[2]), normal(b[1], b[2])
-        if a[1] != b[1]:
+        if a[1].split(WHOLE_TAG)[0] != b[1].split(WHOLE_TAG)[0]:
             out[i] = (a[0], a[1], 'call ' + a[1][:60], 'call ' + b[1][:60])
             break
+        call = tag_whole(whole, a[1])
         if ra == rb:
+            track_whole(whole, a[1], ra)
             # (a call that fails leaves the slot as it was)
             if slot and not ra.startswith('-') and ra != 'skipped':
                 tainted.discard(slot)
+                one_sided.discard(slot)
             continue
         used = set(SLOT.findall(a[1]))
         if a[1].split('(', 1)[0] in CREATORS:
             used.discard(slot)
         if slot:
             tainted.add(slot)
-        if used & tainted:
+        mfd = MMAP_FD.match(a[1])
+        followed = bool(used & tainted)
+        if mfd and ra.startswith('-') != rb.startswith('-'):
+            tainted.add(mfd.group(1))
+            one_sided.add(slot)
+        if followed:
+            follows += 1
+        elif one_sided and (ra in HELD and not rb.startswith('-') or
+                            rb in HELD and not ra.startswith('-')):
             follows += 1
         elif 'kid[' in a[1] and '-1 ESRCH' in (ra, rb):
             timing += 1
         else:
-            out[i] = (a[0], a[1], ra, rb)
+            out[i] = (a[0], call, ra, rb)
     return out, follows, timing
 
 
