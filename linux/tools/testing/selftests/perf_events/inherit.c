@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
@@ -307,6 +308,226 @@ TEST(prctl_ignores_events_of_other_owners)
 	ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 	EXPECT_GE(read_value(fd), BURN_NS);
 	close(go[1]);
+	close(fd);
+}
+
+/* ---------------------------------------------------------------------
+ * Descendants made while an inherited event is disabled: each still has
+ * a copy of the event, which counts from the moment the event is enabled
+ * (by ioctl, prctl or the descendant's exec with enable_on_exec), and
+ * nothing before that.
+ */
+
+static int open_disabled_faults(int enable_on_exec)
+{
+	struct perf_event_attr attr;
+
+	sw_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS);
+	attr.inherit = 1;
+	attr.disabled = 1;
+	attr.enable_on_exec = enable_on_exec;
+	return sys_perf_event_open(&attr, 0, -1, -1, 0);
+}
+
+static int fault_work(long long pages)
+{
+	return touch_pages(pages);
+}
+
+TEST(enable_after_fork_counts_child)
+{
+	pid_t child;
+	int fd, go;
+
+	fd = open_disabled_faults(0);
+	ASSERT_GE(fd, 0);
+	child = fork_waiting_work(fault_work, NR_PAGES, &go);
+	ASSERT_GE(child, 0);
+	ASSERT_EQ(0, enable(fd));
+	ASSERT_EQ(0, release_child(child, go));
+	EXPECT_GE(read_value(fd), NR_PAGES);
+	close(fd);
+}
+
+/* What the child does before the enable is not counted. */
+TEST(disabled_copy_counts_nothing_before_enable)
+{
+	int done[2], go[2], fd;
+	pid_t child;
+	char c = 0;
+
+	ASSERT_EQ(0, pipe(done));
+	ASSERT_EQ(0, pipe(go));
+	fd = open_disabled_faults(0);
+	ASSERT_GE(fd, 0);
+	child = fork();
+	ASSERT_GE(child, 0);
+	if (child == 0) {
+		if (touch_pages(NR_PAGES) || write(done[1], &c, 1) != 1 ||
+		    read(go[0], &c, 1) != 1)
+			_exit(1);
+		_exit(0);
+	}
+	ASSERT_EQ(1, read(done[0], &c, 1));
+	ASSERT_EQ(0, enable(fd));
+	ASSERT_EQ(1, write(go[1], &c, 1));
+	ASSERT_EQ(0, reap_child(child));
+	EXPECT_LT(read_value(fd), NR_PAGES);
+	close(fd);
+	close(done[0]);
+	close(done[1]);
+	close(go[0]);
+	close(go[1]);
+}
+
+/* A grandchild forked by a child while the event was off counts too. */
+TEST(enable_after_fork_counts_grandchild)
+{
+	int ready[2], go[2], fd;
+	pid_t child;
+	char c = 0;
+
+	ASSERT_EQ(0, pipe(ready));
+	ASSERT_EQ(0, pipe(go));
+	fd = open_disabled_faults(0);
+	ASSERT_GE(fd, 0);
+	child = fork();
+	ASSERT_GE(child, 0);
+	if (child == 0) {
+		pid_t grandchild = fork();
+
+		if (grandchild == 0) {
+			if (read(go[0], &c, 1) != 1)
+				_exit(1);
+			_exit(touch_pages(NR_PAGES) ? 1 : 0);
+		}
+		if (grandchild < 0 || write(ready[1], &c, 1) != 1)
+			_exit(1);
+		_exit(reap_child(grandchild) ? 1 : 0);
+	}
+	ASSERT_EQ(1, read(ready[0], &c, 1));
+	ASSERT_EQ(0, enable(fd));
+	ASSERT_EQ(1, write(go[1], &c, 1));
+	ASSERT_EQ(0, reap_child(child));
+	EXPECT_GE(read_value(fd), NR_PAGES);
+	close(fd);
+	close(ready[0]);
+	close(ready[1]);
+	close(go[0]);
+	close(go[1]);
+}
+
+struct window_thread {
+	pthread_barrier_t *step;
+	pthread_t thread;
+};
+
+/* Fault NR_PAGES between the first two steps and again between the last two. */
+static void *window_fn(void *arg)
+{
+	struct window_thread *t = arg;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		pthread_barrier_wait(t->step);
+		touch_pages(NR_PAGES);
+		pthread_barrier_wait(t->step);
+	}
+	return NULL;
+}
+
+/*
+ * Threads made while the event was off count while it is on and stop
+ * again when it is disabled.
+ */
+TEST(threads_made_while_disabled_follow_enable)
+{
+	struct window_thread t[4];
+	pthread_barrier_t step;
+	__u64 v;
+	int fd, i;
+
+	fd = open_disabled_faults(0);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, pthread_barrier_init(&step, NULL, 5));
+	for (i = 0; i < 4; i++) {
+		t[i].step = &step;
+		ASSERT_EQ(0, pthread_create(&t[i].thread, NULL, window_fn,
+					    &t[i]));
+	}
+	ASSERT_EQ(0, enable(fd));
+	pthread_barrier_wait(&step);
+	pthread_barrier_wait(&step);
+	ASSERT_EQ(0, disable(fd));
+	pthread_barrier_wait(&step);
+	pthread_barrier_wait(&step);
+	for (i = 0; i < 4; i++)
+		ASSERT_EQ(0, pthread_join(t[i].thread, NULL));
+	v = read_value(fd);
+	TH_LOG("%llu faults counted", (unsigned long long)v);
+	EXPECT_GE(v, 4 * NR_PAGES);
+	EXPECT_LT(v, 6 * NR_PAGES);
+	pthread_barrier_destroy(&step);
+	close(fd);
+}
+
+/* prctl(PR_TASK_PERF_EVENTS_ENABLE) reaches the copies as ioctl does. */
+TEST(prctl_enable_counts_thread_made_while_disabled)
+{
+	struct window_thread t;
+	pthread_barrier_t step;
+	int fd;
+
+	fd = open_disabled_faults(0);
+	ASSERT_GE(fd, 0);
+	ASSERT_EQ(0, pthread_barrier_init(&step, NULL, 2));
+	t.step = &step;
+	ASSERT_EQ(0, pthread_create(&t.thread, NULL, window_fn, &t));
+	ASSERT_EQ(0, prctl(PR_TASK_PERF_EVENTS_ENABLE, 0, 0, 0, 0));
+	pthread_barrier_wait(&step);
+	pthread_barrier_wait(&step);
+	ASSERT_EQ(0, prctl(PR_TASK_PERF_EVENTS_DISABLE, 0, 0, 0, 0));
+	pthread_barrier_wait(&step);
+	pthread_barrier_wait(&step);
+	ASSERT_EQ(0, pthread_join(t.thread, NULL));
+	EXPECT_GE(read_value(fd), NR_PAGES);
+	EXPECT_LT(read_value(fd), 2 * NR_PAGES);
+	pthread_barrier_destroy(&step);
+	close(fd);
+}
+
+#define EXEC_FAULTS_ENV	"PERF_INHERIT_EXEC_FAULTS"
+
+/* The program exec()ed by enable_on_exec_enables_child_copy: fault, exit. */
+static void __attribute__((constructor)) exec_faults_child(void)
+{
+	if (getenv(EXEC_FAULTS_ENV))
+		_exit(touch_pages(NR_PAGES) ? 1 : 0);
+}
+
+/*
+ * enable_on_exec on an inherited event: a child's exec enables the
+ * child's copy, and the parent's event stays off.
+ */
+TEST(enable_on_exec_enables_child_copy)
+{
+	static char *const argv[] = { "inherit", NULL };
+	static char *const envp[] = { EXEC_FAULTS_ENV "=1", NULL };
+	pid_t child;
+	int fd;
+
+	fd = open_disabled_faults(1);
+	ASSERT_GE(fd, 0);
+	child = fork();
+	ASSERT_GE(child, 0);
+	if (child == 0) {
+		execve("/proc/self/exe", argv, envp);
+		_exit(2);
+	}
+	ASSERT_EQ(0, reap_child(child));
+	touch_pages(NR_PAGES);
+	EXPECT_GE(read_value(fd), NR_PAGES);
+	EXPECT_LT(read_value(fd), 2 * NR_PAGES);
 	close(fd);
 }
 
