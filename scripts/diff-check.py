@@ -24,9 +24,8 @@ that made it, where the other succeeds, is taken to follow from it.
 
 The checker follows which descriptor slots hold an inherited per-task
 event (attr.inherit, cpu -1, opened or dup()ed with success) and tags
-an mmap() of one with `/* inherited per-task */`, as perf_fuzz does
-since it learned to (its own tag reflected the last open into the slot,
-even one that failed).
+an mmap() of one with `/* inherited per-task */` for the --allow list
+(perf_fuzz's logs carry no such tag).
 
 --allow FILE lists the deliberate differences, one per line:
     CALL-REGEX | MAINLINE | OURS | reason

@@ -503,10 +503,10 @@ TEST_F(writer, aux_pages_mapped_at_mmap)
 {
 	const int pages = 8;
 	long page = page_size(), before, faults;
-	volatile char *aux;
 	struct rusage ru;
 	struct ring r;
-	int fd, i;
+	char *aux;
+	int fd;
 
 	fd = open_writer(self->type, 64);
 	ASSERT_GE(fd, 0) TH_LOG("aux_test: %s", strerror(errno));
@@ -516,14 +516,13 @@ TEST_F(writer, aux_pages_mapped_at_mmap)
 
 	ASSERT_EQ(0, getrusage(RUSAGE_SELF, &ru));
 	before = ru.ru_minflt;
-	for (i = 0; i < pages; i++)
-		(void)aux[i * page];
+	read_pages(aux, pages, page);
 	ASSERT_EQ(0, getrusage(RUSAGE_SELF, &ru));
 	faults = ru.ru_minflt - before;
 	EXPECT_EQ(0, faults) TH_LOG("%ld faults reading %d pages", faults,
 				    pages);
 
-	munmap((void *)aux, pages * page);
+	munmap(aux, pages * page);
 	ring_unmap(&r);
 	close(fd);
 }

@@ -259,6 +259,24 @@ TEST(random_period_counts_match_periods)
 	close(fd);
 }
 
+/* A sampler of user-space cycles every @period cycles. */
+static void cycles_attr(struct perf_event_attr *attr, __u64 period)
+{
+	memset(attr, 0, sizeof(*attr));
+	attr->size = sizeof(*attr);
+	attr->type = PERF_TYPE_HARDWARE;
+	attr->config = PERF_COUNT_HW_CPU_CYCLES;
+	attr->sample_period = period;
+	attr->exclude_kernel = 1;
+	attr->exclude_hv = 1;
+}
+
+/* Whether an open's @err says there is no hardware cycles counter. */
+static int no_cycles_counter(int err)
+{
+	return err == ENOENT || err == EOPNOTSUPP || err == ENODEV;
+}
+
 /*
  * The same on a hardware counter (cycles), where there is one: the driver
  * arms each period from hw.sample_period at its reload.
@@ -271,19 +289,12 @@ TEST(random_period_hardware)
 	int fd, i, rounds, distinct = 0;
 	struct ring r;
 
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = PERF_TYPE_HARDWARE;
-	attr.config = PERF_COUNT_HW_CPU_CYCLES;
-	attr.sample_period = base;
+	cycles_attr(&attr, base);
 	attr.period_random_bits = 12;
 	attr.sample_type = PERF_SAMPLE_PERIOD;
 	attr.disabled = 1;
-	attr.exclude_kernel = 1;
-	attr.exclude_hv = 1;
 	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
-	if (fd < 0 && (errno == ENOENT || errno == EOPNOTSUPP ||
-		       errno == ENODEV))
+	if (fd < 0 && no_cycles_counter(errno))
 		SKIP(return, "no hardware cycles counter: %s",
 		     strerror(errno));
 	ASSERT_LE(0, fd) TH_LOG("period_random_bits refused: %s",
@@ -704,18 +715,11 @@ TEST(process_buffer_hardware)
 	__u64 buf[8];
 	struct ring r;
 
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = PERF_TYPE_HARDWARE;
-	attr.config = PERF_COUNT_HW_CPU_CYCLES;
-	attr.sample_period = 100000;
+	cycles_attr(&attr, 100000);
 	attr.sample_type = PERF_SAMPLE_TID;
 	attr.inherit = 1;
-	attr.exclude_kernel = 1;
-	attr.exclude_hv = 1;
 	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
-	if (fd < 0 && (errno == ENOENT || errno == EOPNOTSUPP ||
-		       errno == ENODEV))
+	if (fd < 0 && no_cycles_counter(errno))
 		SKIP(return, "no hardware cycles counter: %s", strerror(errno));
 	ASSERT_LE(0, fd);
 	ASSERT_EQ(0, ring_map(&r, fd, 64, PROT_READ | PROT_WRITE))

@@ -483,17 +483,6 @@ static long minor_faults(void)
 	return ru.ru_minflt;
 }
 
-/* Read a byte of each of the @n pages at @p. */
-static unsigned int read_pages(const volatile char *p, long n, long page)
-{
-	unsigned int sum = 0;
-	long i;
-
-	for (i = 0; i < n; i++)
-		sum += p[i * page];
-	return sum;
-}
-
 /*
  * mmap() maps the whole buffer, the control page and every data page, in
  * a writable mapping and in a read-only (overwrite) one: a reader's first
@@ -516,7 +505,7 @@ TEST(ring_pages_mapped_at_mmap)
 	read_pages(warm, n, page);
 	minor_faults();
 
-	for (i = 0; i < sizeof(prots) / sizeof(prots[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(prots); i++) {
 		sw_attr(&attr, PERF_COUNT_SW_DUMMY);
 		attr.sample_period = 1;
 		attr.mmap = 1;
@@ -591,33 +580,38 @@ TEST(ring_mapped_write_only)
  */
 
 /* A leader and one member, sampling or counting, on this thread. */
-FIXTURE(group_throttle)
-{
+/* a sampling group, and the sample rate to put back */
+struct throttle_group {
 	int saved_rate;
 	int leader, member;
 	struct ring leader_ring, member_ring;
 };
 
+FIXTURE(group_throttle)
+{
+	struct throttle_group g;
+};
+
 FIXTURE_SETUP(group_throttle)
 {
-	memset(&self->leader_ring, 0, sizeof(self->leader_ring));
-	memset(&self->member_ring, 0, sizeof(self->member_ring));
-	self->leader = -1;
-	self->member = -1;
-	if (read_int(MAX_RATE_PATH, &self->saved_rate))
-		self->saved_rate = 0;
+	memset(&self->g.leader_ring, 0, sizeof(self->g.leader_ring));
+	memset(&self->g.member_ring, 0, sizeof(self->g.member_ring));
+	self->g.leader = -1;
+	self->g.member = -1;
+	if (read_int(MAX_RATE_PATH, &self->g.saved_rate))
+		self->g.saved_rate = 0;
 }
 
 FIXTURE_TEARDOWN(group_throttle)
 {
-	ring_unmap(&self->member_ring);
-	ring_unmap(&self->leader_ring);
-	if (self->member >= 0)
-		close(self->member);
-	if (self->leader >= 0)
-		close(self->leader);
-	if (self->saved_rate > 0)
-		write_int(MAX_RATE_PATH, self->saved_rate);
+	ring_unmap(&self->g.member_ring);
+	ring_unmap(&self->g.leader_ring);
+	if (self->g.member >= 0)
+		close(self->g.member);
+	if (self->g.leader >= 0)
+		close(self->g.leader);
+	if (self->g.saved_rate > 0)
+		write_int(MAX_RATE_PATH, self->g.saved_rate);
 }
 
 /*
@@ -646,13 +640,13 @@ static void group_clock_attr(struct perf_event_attr *attr, int sampler)
  * overflow of each tick throttles it), and run it for 200 ms of CPU.
  * Returns 0, or -1 with a skip reason in @why.
  */
-static int group_throttle_run(FIXTURE_DATA(group_throttle) *self,
-			      int leader_samples, const char **why)
+static int group_throttle_run(struct throttle_group *g, int leader_samples,
+			      const char **why)
 {
 	struct perf_event_attr attr;
 
 	*why = NULL;
-	if (self->saved_rate <= 0) {
+	if (g->saved_rate <= 0) {
 		*why = "no " MAX_RATE_PATH;
 		return -1;
 	}
@@ -662,22 +656,22 @@ static int group_throttle_run(FIXTURE_DATA(group_throttle) *self,
 	}
 	group_clock_attr(&attr, leader_samples);
 	attr.disabled = 1;
-	self->leader = sys_perf_event_open(&attr, 0, -1, -1, 0);
-	if (self->leader < 0)
+	g->leader = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	if (g->leader < 0)
 		return -1;
 	group_clock_attr(&attr, !leader_samples);
-	self->member = sys_perf_event_open(&attr, 0, -1, self->leader, 0);
-	if (self->member < 0)
+	g->member = sys_perf_event_open(&attr, 0, -1, g->leader, 0);
+	if (g->member < 0)
 		return -1;
-	if (ring_map(&self->leader_ring, self->leader, 16,
+	if (ring_map(&g->leader_ring, g->leader, 16,
 		     PROT_READ | PROT_WRITE) ||
-	    ring_map(&self->member_ring, self->member, 16,
+	    ring_map(&g->member_ring, g->member, 16,
 		     PROT_READ | PROT_WRITE))
 		return -1;
-	if (ioctl(self->leader, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP))
+	if (ioctl(g->leader, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP))
 		return -1;
 	burn_cpu(200 * 1000 * 1000LL);
-	return ioctl(self->leader, PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
+	return ioctl(g->leader, PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
 }
 
 /* THROTTLE and UNTHROTTLE records in @r, each checked to name @id. */
@@ -716,14 +710,14 @@ TEST_F(group_throttle, throttle_stops_the_whole_group)
 	const char *why;
 	int samples, n;
 
-	if (group_throttle_run(self, 1, &why)) {
+	if (group_throttle_run(&self->g, 1, &why)) {
 		if (why)
 			SKIP(return, "%s", why);
 		ASSERT_TRUE(0) TH_LOG("group: %s", strerror(errno));
 	}
-	ASSERT_EQ(sizeof(rd), read(self->leader, &rd, sizeof(rd)));
+	ASSERT_EQ(sizeof(rd), read(self->g.leader, &rd, sizeof(rd)));
 	ASSERT_EQ(2, rd.nr);
-	n = count_throttle_records(_metadata, &self->leader_ring,
+	n = count_throttle_records(_metadata, &self->g.leader_ring,
 				   rd.v[0][1], &samples);
 	TH_LOG("%d samples, %d throttle records; member counted %llu of %llu ns running",
 	       samples, n, rd.v[1][0], rd.running);
@@ -748,18 +742,18 @@ TEST_F(group_throttle, throttle_records_come_from_the_leader)
 	int samples, n;
 	const char *why;
 
-	if (group_throttle_run(self, 0, &why)) {
+	if (group_throttle_run(&self->g, 0, &why)) {
 		if (why)
 			SKIP(return, "%s", why);
 		ASSERT_TRUE(0) TH_LOG("group: %s", strerror(errno));
 	}
-	leader_id = event_id(self->leader);
-	member_id = event_id(self->member);
-	n = count_throttle_records(_metadata, &self->member_ring, member_id,
+	leader_id = event_id(self->g.leader);
+	member_id = event_id(self->g.member);
+	n = count_throttle_records(_metadata, &self->g.member_ring, member_id,
 				   &samples);
 	EXPECT_GE(samples, 1);
 	EXPECT_EQ(0, n);
-	n = count_throttle_records(_metadata, &self->leader_ring, leader_id,
+	n = count_throttle_records(_metadata, &self->g.leader_ring, leader_id,
 				   &samples);
 	TH_LOG("%d throttle records in the leader's buffer", n);
 	EXPECT_EQ(0, samples);

@@ -107,6 +107,20 @@ static inline int touch_pages(int n)
 }
 
 /*
+ * Read a byte of each of the @n pages at @p (a relaxed atomic load, which
+ * the compiler keeps even though the value is only summed).
+ */
+static inline unsigned int read_pages(const char *p, long n, long page)
+{
+	unsigned int sum = 0;
+	long i;
+
+	for (i = 0; i < n; i++)
+		sum += __atomic_load_n(p + i * page, __ATOMIC_RELAXED);
+	return sum;
+}
+
+/*
  * Take @n page faults on one anonymous page: write it, drop it again with
  * MADV_DONTNEED, and so on; the next write faults in a fresh page.
  */

@@ -12,7 +12,6 @@
  * itself.  Tests that change a sysctl put it back in their teardown.
  */
 #define _GNU_SOURCE
-#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -27,6 +26,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <linux/bpf.h>
+#include <linux/elf.h>
 #include <linux/perf_event.h>
 
 #include "../kselftest_harness.h"
@@ -423,11 +423,14 @@ TEST(text_poke_records)
  * MMAP2 with build-id, MMAP with a long path
  */
 
+/* the ELF note type of a GNU build-id (libc's <elf.h>; not in the UAPI) */
+#define NT_GNU_BUILD_ID	3
+
 /* This program's GNU build-id, from its ELF notes; its size, or 0. */
 static int read_build_id(const char *path, __u8 *id, size_t room)
 {
-	Elf64_Ehdr eh;
-	Elf64_Phdr ph;
+	struct elf64_hdr eh;
+	struct elf64_phdr ph;
 	int fd, i, size = 0;
 
 	fd = open(path, O_RDONLY);
@@ -447,8 +450,8 @@ static int read_build_id(const char *path, __u8 *id, size_t room)
 		len = ph.p_filesz < sizeof(note) ? ph.p_filesz : sizeof(note);
 		if (pread(fd, note, len, ph.p_offset) != (ssize_t)len)
 			continue;
-		while (off + sizeof(Elf64_Nhdr) <= len) {
-			Elf64_Nhdr *n = (void *)(note + off);
+		while (off + sizeof(struct elf64_note) <= len) {
+			struct elf64_note *n = (void *)(note + off);
 			size_t name = (n->n_namesz + 3) & ~3UL;
 			size_t desc = (n->n_descsz + 3) & ~3UL;
 			char *d = note + off + sizeof(*n) + name;

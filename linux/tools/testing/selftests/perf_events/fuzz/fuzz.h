@@ -127,8 +127,6 @@ struct worker {
 	struct fz_map mp[FZ_MAPS];
 	int last;			/* slot of the latest open */
 	struct target target[FZ_FDS];	/* what each slot's open was for */
-	/* the slot holds an inherited per-task event (cpu -1), as far as known */
-	unsigned char whole_process[FZ_FDS];
 	size_t len;			/* of line[] */
 	char line[16384];
 };

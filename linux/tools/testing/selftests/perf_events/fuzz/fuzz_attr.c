@@ -519,11 +519,17 @@ void gen_attr(struct worker *w, struct gattr *g)
 	}
 }
 
-/* One field of lg_attr()'s compound literal, unless it is zero. */
-static void lg_field(struct worker *w, const char *name, __u64 v)
+/*
+ * One field of lg_attr()'s compound literal, unless it is zero; @expr is
+ * "a->field", and the field's name follows the arrow.
+ */
+static void lg_field(struct worker *w, const char *expr, __u64 v)
 {
+	const char *name = strstr(expr, "->");
+
 	if (v)
-		lg(w, " .%s = %#llx,", name, (unsigned long long)v);
+		lg(w, " .%s = %#llx,", name ? name + 2 : expr,
+		   (unsigned long long)v);
 }
 
 /* The attr as a compound literal, fields that are zero left out. */
@@ -536,34 +542,36 @@ void lg_attr(struct worker *w, const struct gattr *g)
 		return;
 	}
 	lg(w, "&(struct perf_event_attr){");
-#define F(f)	lg_field(w, #f, a->f)
-	F(type); F(size); F(config); F(sample_period); F(sample_type);
-	F(read_format);
-	F(disabled); F(inherit); F(pinned); F(exclusive); F(exclude_user);
-	F(exclude_kernel); F(exclude_hv); F(exclude_idle); F(mmap); F(comm);
-	F(freq); F(inherit_stat); F(enable_on_exec); F(task); F(watermark);
-	F(precise_ip); F(mmap_data); F(sample_id_all); F(exclude_host);
-	F(exclude_guest); F(exclude_callchain_kernel);
-	F(exclude_callchain_user); F(mmap2); F(comm_exec); F(use_clockid);
-	F(context_switch); F(write_backward); F(namespaces); F(ksymbol);
-	F(bpf_event); F(aux_output); F(cgroup); F(text_poke); F(build_id);
-	F(inherit_thread); F(remove_on_exec); F(sigtrap); F(defer_callchain);
-	F(defer_output); F(__reserved_1);
-	F(wakeup_events); F(bp_type);
+#define F(f)	lg_field(w, #f, f)
+	F(a->type); F(a->size); F(a->config); F(a->sample_period);
+	F(a->sample_type); F(a->read_format); F(a->disabled); F(a->inherit);
+	F(a->pinned); F(a->exclusive); F(a->exclude_user); F(a->exclude_kernel);
+	F(a->exclude_hv); F(a->exclude_idle); F(a->mmap); F(a->comm);
+	F(a->freq); F(a->inherit_stat); F(a->enable_on_exec); F(a->task);
+	F(a->watermark); F(a->precise_ip); F(a->mmap_data); F(a->sample_id_all);
+	F(a->exclude_host); F(a->exclude_guest); F(a->exclude_callchain_kernel);
+	F(a->exclude_callchain_user); F(a->mmap2); F(a->comm_exec);
+	F(a->use_clockid); F(a->context_switch); F(a->write_backward);
+	F(a->namespaces); F(a->ksymbol); F(a->bpf_event); F(a->aux_output);
+	F(a->cgroup); F(a->text_poke); F(a->build_id); F(a->inherit_thread);
+	F(a->remove_on_exec); F(a->sigtrap); F(a->defer_callchain);
+	F(a->defer_output); F(a->__reserved_1); F(a->wakeup_events);
+	F(a->bp_type);
 	if (g->c1[0])
 		lg(w, " .config1 = %s,", g->c1);
 	else
-		F(config1);
+		F(a->config1);
 	if (g->c2[0])
 		lg(w, " .config2 = %s,", g->c2);
 	else
-		F(config2);
-	F(branch_sample_type); F(sample_regs_user); F(sample_stack_user);
+		F(a->config2);
+	F(a->branch_sample_type); F(a->sample_regs_user);
+	F(a->sample_stack_user);
 	if (a->clockid)
 		lg(w, " .clockid = %d,", a->clockid);
-	F(sample_regs_intr); F(aux_watermark); F(sample_max_stack);
-	F(__reserved_2); F(aux_sample_size); F(aux_action); F(sig_data);
-	F(config3); F(config4);
+	F(a->sample_regs_intr); F(a->aux_watermark); F(a->sample_max_stack);
+	F(a->__reserved_2); F(a->aux_sample_size); F(a->aux_action);
+	F(a->sig_data); F(a->config3); F(a->config4);
 #undef F
 	lg(w, " }");
 }

@@ -54,7 +54,6 @@ static void op_open(struct worker *w)
 		flags |= PERF_FLAG_PID_CGROUP;
 	target_pid(w, &t, &pid);
 	w->target[slot] = t;
-	w->whole_process[slot] = !g.null && g.a.inherit && t.cpu == -1;
 	if (w->log) {
 		lg_begin(w);
 		lg(w, "fz_open(&fd[%d], ", slot);
@@ -86,7 +85,6 @@ static void op_dup(struct worker *w)
 	struct arg src;
 
 	pick_fd(w, &src);
-	w->whole_process[dst] = 0;
 	if (w->log) {
 		lg_begin(w);
 		lg(w, "fz_dup(&fd[%d], %s);", dst, src.t);
@@ -355,7 +353,6 @@ static void op_mmap(struct worker *w)
 	int m = rnd(w, FZ_MAPS), p = rnd(w, 8), priv = chance(w, 5);
 	unsigned long pages = gen_pages(w), pgoff = 0;
 	struct arg fd;
-	int s;
 
 	pick_fd(w, &fd);
 	if (chance(w, 8))
@@ -364,9 +361,6 @@ static void op_mmap(struct worker *w)
 		lg_begin(w);
 		lg(w, "fz_mmap(&mp[%d], %s, %lu, %s, %s, %lu);", m, fd.t, pages,
 		   prot_names[p], priv ? "MAP_PRIVATE" : "MAP_SHARED", pgoff);
-		/* for diff-check: mainline maps no such event */
-		if (sscanf(fd.t, "fd[%d]", &s) == 1 && w->whole_process[s])
-			lg(w, " /* inherited per-task */");
 		lg_end(w);
 	}
 	CALL(w, K_MMAP, fz_mmap(&w->mp[m], fd.v, pages, prots[p],

@@ -567,24 +567,16 @@ static void progress(void)
 const char *errno_name(int e)
 {
 	static __thread char buf[16];
-	static const struct { int e; const char *n; } names[] = {
-		{ EPERM, "EPERM" }, { ENOENT, "ENOENT" }, { ESRCH, "ESRCH" },
-		{ EINTR, "EINTR" }, { EIO, "EIO" }, { ENXIO, "ENXIO" },
-		{ E2BIG, "E2BIG" }, { EBADF, "EBADF" }, { ECHILD, "ECHILD" },
-		{ EAGAIN, "EAGAIN" }, { ENOMEM, "ENOMEM" }, { EACCES, "EACCES" },
-		{ EFAULT, "EFAULT" }, { EBUSY, "EBUSY" }, { EEXIST, "EEXIST" },
-		{ ENODEV, "ENODEV" }, { EINVAL, "EINVAL" }, { EMFILE, "EMFILE" },
-		{ ENOTTY, "ENOTTY" }, { ENOSPC, "ENOSPC" }, { ESPIPE, "ESPIPE" },
-		{ ERANGE, "ERANGE" }, { ENOSYS, "ENOSYS" }, { ENOTDIR, "ENOTDIR" },
-		{ EOPNOTSUPP, "EOPNOTSUPP" }, { EOVERFLOW, "EOVERFLOW" },
-		{ ENAMETOOLONG, "ENAMETOOLONG" }, { ENOLINK, "ENOLINK" },
-		{ 512, "ERESTARTSYS" }, { 524, "ENOTSUPP" },
-	};
-	unsigned int i;
+	const char *name;
 
-	for (i = 0; i < ARRAY_SIZE(names); i++)
-		if (names[i].e == e)
-			return names[i].n;
+	/* the two kernel-internal codes that reach user space */
+	if (e == 512)
+		return "ERESTARTSYS";
+	if (e == 524)
+		return "ENOTSUPP";
+	name = strerrorname_np(e);
+	if (name)
+		return name;
 	snprintf(buf, sizeof(buf), "E%d", e);
 	return buf;
 }
