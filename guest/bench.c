@@ -495,9 +495,52 @@ static double touch_pages(void)
 	return (double)t;
 }
 
+/* A sampler of this task's page faults at period 1, woken per 128 KiB. */
+static void fault_sampler_attr(struct perf_event_attr *a)
+{
+	sw_attr(a, PERF_COUNT_SW_PAGE_FAULTS);
+	a->sample_period = 1;
+	a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+			 PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR;
+	a->disabled = 1;
+	a->watermark = 1;
+	a->wakeup_watermark = 128 * 1024;
+}
+
+/* The rows of a sampling benchmark: per fault, records a second, lost. */
+struct sample_rows {
+	double per_fault[REPS], rate[REPS], lost[REPS];
+};
+
+/* Run @i took @t ns for FAULT_PAGES faults; run 0 warms up, not kept. */
+static void sample_rows_add(struct sample_rows *r, int i, double t,
+			    uint64_t samples, uint64_t lost)
+{
+	if (i == 0)
+		return;
+	if (!samples)
+		die("no samples");
+	r->per_fault[i - 1] = t / FAULT_PAGES;
+	r->rate[i - 1] = samples * 1e9 / t;
+	r->lost[i - 1] = lost;
+}
+
+static void sample_rows_report(struct sample_rows *r, const char *name)
+{
+	char row[64];
+
+	snprintf(row, sizeof(row), "sample.%s.per_fault", name);
+	report(row, "ns", r->per_fault, REPS);
+	snprintf(row, sizeof(row), "sample.%s.records_per_s", name);
+	report(row, "rec/s", r->rate, REPS);
+	snprintf(row, sizeof(row), "sample.%s.lost", name);
+	report(row, "records", r->lost, REPS);
+}
+
 static void bench_sampling(void)
 {
-	double base[REPS], per_rec[REPS], rate[REPS], lost[REPS];
+	struct sample_rows rows;
+	double base[REPS];
 
 	touch_pages();
 	for (int i = 0; i < REPS; i++)
@@ -509,14 +552,7 @@ static void bench_sampling(void)
 		double t;
 		int fd;
 
-		sw_attr(&a, PERF_COUNT_SW_PAGE_FAULTS);
-		a.sample_period = 1;
-		a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID |
-				PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR;
-		a.disabled = 1;
-		a.watermark = 1;
-		a.wakeup_watermark = 128 * 1024;
-		a.exclude_kernel = 0;
+		fault_sampler_attr(&a);
 		fd = perf_open(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 		if (fd < 0)
 			die("sampling event");
@@ -530,18 +566,10 @@ static void bench_sampling(void)
 		pthread_join(th, NULL);
 		ring_unmap(&s.ring);
 		close(fd);
-		if (i == 0)
-			continue;
-		if (!s.samples)
-			die("no samples");
-		per_rec[i - 1] = t / FAULT_PAGES;
-		rate[i - 1] = s.samples * 1e9 / t;
-		lost[i - 1] = s.lost;
+		sample_rows_add(&rows, i, t, s.samples, s.lost);
 	}
-	report("sample.pagefault.per_fault", "ns", per_rec, REPS);
 	report("sample.pagefault.limit.no_event", "ns", base, REPS);
-	report("sample.pagefault.records_per_s", "rec/s", rate, REPS);
-	report("sample.pagefault.lost", "records", lost, REPS);
+	sample_rows_report(&rows, "pagefault");
 }
 
 /*
@@ -597,14 +625,8 @@ static void proc_open(struct proc_sampling *s)
 	struct perf_event_attr a;
 	int fd;
 
-	sw_attr(&a, PERF_COUNT_SW_PAGE_FAULTS);
-	a.sample_period = 1;
-	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID |
-			PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR;
-	a.disabled = 1;
+	fault_sampler_attr(&a);
 	a.inherit = 1;
-	a.watermark = 1;
-	a.wakeup_watermark = 128 * 1024;
 	fd = perf_open(&a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 	if (fd < 0)
 		die("inherited sampling event");
@@ -628,7 +650,7 @@ static void proc_open(struct proc_sampling *s)
 
 static void bench_process_buffer(void)
 {
-	double per_rec[REPS], rate[REPS], lost[REPS];
+	struct sample_rows rows;
 
 	for (int i = 0; i < REPS + 1; i++) {
 		struct proc_sampling s = { 0 };
@@ -661,17 +683,9 @@ static void bench_process_buffer(void)
 			ring_unmap(&s.ring[k]);
 			close(s.ring[k].fd);
 		}
-		if (i == 0)
-			continue;
-		if (!s.samples)
-			die("no samples");
-		per_rec[i - 1] = t / FAULT_PAGES;
-		rate[i - 1] = s.samples * 1e9 / t;
-		lost[i - 1] = s.lost;
+		sample_rows_add(&rows, i, t, s.samples, s.lost);
 	}
-	report("sample.process.per_fault", "ns", per_rec, REPS);
-	report("sample.process.records_per_s", "rec/s", rate, REPS);
-	report("sample.process.lost", "records", lost, REPS);
+	sample_rows_report(&rows, "process");
 }
 
 /* 6. side-band: MMAP2 and COMM records of a dummy event */
