@@ -445,20 +445,9 @@ static void group_update_time(struct perf_event *leader)
 }
 
 /**
- * perf_event_times_locked - an event's enabled and running times, up to now
- * @event: the event; ctx->lock held
- * @enabled: total_time_enabled as of now
- * @running: total_time_running as of now
- */
-void perf_event_times_locked(struct perf_event *event, u64 *enabled, u64 *running)
-{
-	lockdep_assert_held(&event->ctx->lock);
-	perf_event_times_local(event, enabled, running);
-}
-
-/**
- * perf_event_times_local - perf_event_times_locked() without the lock
- * @event: an event whose context is active on this CPU or nowhere; IRQs off
+ * perf_event_times_local - an event's enabled and running times, up to now
+ * @event: an event whose context is active on this CPU or nowhere (or
+ *	   whose ctx->lock is held); IRQs off
  * @enabled: total_time_enabled as of now
  * @running: total_time_running as of now
  */
@@ -606,11 +595,6 @@ static struct perf_event *group_walk_next(struct group_walk *w)
 	w->tree_next = next;
 	return t;
 }
-
-#define for_each_local_group(leader, w, epc, pinned)			\
-	for (group_walk_start(w, epc, pinned),				\
-	     (leader) = group_walk_next(w);				\
-	     leader; (leader) = group_walk_next(w))
 
 /* Multiplexing: the first flexible group that may run here goes last. */
 void perf_groups_rotate(struct perf_event_pmu_context *epc)
@@ -775,47 +759,55 @@ void perf_epc_sched_out(struct perf_event_pmu_context *epc, int what)
 	if (!epc->nr_active)
 		return;
 	perf_pmu_disable(epc->pmu);
-	if (what & EVENT_PINNED)
-		for_each_local_group(leader, &w, epc, true)
+	if (what & EVENT_PINNED) {
+		group_walk_start(&w, epc, true);
+		while ((leader = group_walk_next(&w)))
 			group_sched_out(leader);
-	if (what & EVENT_FLEXIBLE)
-		for_each_local_group(leader, &w, epc, false)
+	}
+	if (what & EVENT_FLEXIBLE) {
+		group_walk_start(&w, epc, false);
+		while ((leader = group_walk_next(&w)))
 			group_sched_out(leader);
+	}
 	perf_pmu_enable(epc->pmu);
 }
 
-void perf_epc_sched_in(struct perf_event_pmu_context *epc, int what)
+/*
+ * Put the pinned or the flexible groups that may run on this CPU on the
+ * PMU, in group_seq order.  A pinned group that does not fit goes into
+ * error; a flexible one waits for multiplexing to rotate it in.
+ */
+static void epc_groups_sched_in(struct perf_event_pmu_context *epc,
+				bool pinned)
 {
 	struct perf_event *leader;
 	struct group_walk w;
 
+	group_walk_start(&w, epc, pinned);
+	while ((leader = group_walk_next(&w))) {
+		if (leader->state != PERF_EVENT_STATE_INACTIVE ||
+		    !event_runs_on_this_cpu(leader) || !group_sched_in(leader))
+			continue;
+		if (pinned) {
+			group_update_time(leader);
+			event_set_state(leader, PERF_EVENT_STATE_ERROR);
+		} else {
+			epc->rotate_necessary = 1;
+			perf_mux_timer_start(perf_this_cpc(epc->pmu));
+		}
+	}
+}
+
+void perf_epc_sched_in(struct perf_event_pmu_context *epc, int what)
+{
 	lockdep_assert_held(&epc->ctx->lock);
 	if (!epc->nr_events)
 		return;
 	perf_pmu_disable(epc->pmu);
-	if (what & EVENT_PINNED) {
-		for_each_local_group(leader, &w, epc, true) {
-			if (leader->state != PERF_EVENT_STATE_INACTIVE ||
-			    !event_runs_on_this_cpu(leader))
-				continue;
-			if (group_sched_in(leader)) {
-				/* a pinned group that cannot go on is in error */
-				group_update_time(leader);
-				event_set_state(leader, PERF_EVENT_STATE_ERROR);
-			}
-		}
-	}
-	if (what & EVENT_FLEXIBLE) {
-		for_each_local_group(leader, &w, epc, false) {
-			if (leader->state != PERF_EVENT_STATE_INACTIVE ||
-			    !event_runs_on_this_cpu(leader))
-				continue;
-			if (group_sched_in(leader)) {
-				epc->rotate_necessary = 1;
-				perf_mux_timer_start(perf_this_cpc(epc->pmu));
-			}
-		}
-	}
+	if (what & EVENT_PINNED)
+		epc_groups_sched_in(epc, true);
+	if (what & EVENT_FLEXIBLE)
+		epc_groups_sched_in(epc, false);
 	perf_pmu_enable(epc->pmu);
 }
 
@@ -1617,6 +1609,7 @@ static __always_inline bool event_ipi(struct perf_event *event,
  */
 void perf_event_restart_local(struct perf_event *event)
 {
+	lockdep_assert_held(&event->ctx->lock);
 	if (event->state == PERF_EVENT_STATE_ACTIVE &&
 	    event->oncpu == smp_processor_id()) {
 		event->pmu->stop(event, PERF_EF_UPDATE);
@@ -1828,6 +1821,7 @@ static void sched_out_all_func(struct perf_cpu_context *cpuctx,
  */
 void perf_ctx_sched_out_all(struct perf_event_context *ctx)
 {
+	lockdep_assert_held(&ctx->mutex);
 	ctx_function_call(ctx, sched_out_all_func, NULL);
 }
 
@@ -1862,6 +1856,7 @@ static void enable_on_exec_func(struct perf_cpu_context *cpuctx,
  */
 void perf_enable_on_exec(struct perf_event_context *ctx)
 {
+	lockdep_assert_held(&ctx->mutex);
 	ctx_function_call(ctx, enable_on_exec_func, NULL);
 }
 
@@ -1889,7 +1884,8 @@ static void epc_tick(struct perf_event_pmu_context *epc)
 		return;
 	perf_pmu_disable(epc->pmu);
 	for (i = 0; i < 2; i++) {
-		for_each_local_group(leader, &w, epc, i == 0) {
+		group_walk_start(&w, epc, i == 0);
+		while ((leader = group_walk_next(&w))) {
 			if (leader->state != PERF_EVENT_STATE_ACTIVE)
 				continue;
 			if (perf_event_ticks(leader))

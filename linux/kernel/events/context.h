@@ -83,12 +83,10 @@ void perf_event_sync(struct perf_event *event, bool group);
 void perf_event_restart(struct perf_event *event);
 /* The same, on this CPU with the event's ctx->lock held, if it runs here. */
 void perf_event_restart_local(struct perf_event *event);
-void perf_event_times_locked(struct perf_event *event, u64 *enabled,
-			     u64 *running);
 /*
- * The same without ctx->lock, for perf_event_read_local(), PERF_SAMPLE_READ
+ * An event's times up to now, for perf_event_read_local(), PERF_SAMPLE_READ
  * and the control page: IRQs off (maybe in NMI), the event's context
- * active on this CPU or not active at all.
+ * active on this CPU or not active at all, or its ctx->lock held.
  */
 void perf_event_times_local(struct perf_event *event, u64 *enabled,
 			    u64 *running);

@@ -497,6 +497,7 @@ int perf_event_period_locked(struct perf_event *event, u64 value)
 {
 	struct period_args args = { .event = event, .value = value };
 
+	lockdep_assert_held(&event->ctx->mutex);
 	if (!is_sampling_event(event) || !value)
 		return -EINVAL;
 	if (event->attr.freq && value > sysctl_perf_event_sample_rate)

@@ -456,6 +456,7 @@ static int perf_group_join_check(struct perf_event *leader,
 				 struct perf_event *event,
 				 struct perf_event_context *ctx)
 {
+	lockdep_assert_held(&ctx->mutex);
 	/* Groups are one level deep: a sibling cannot lead. */
 	if (!perf_event_is_leader(leader))
 		return -EINVAL;
@@ -528,6 +529,7 @@ static bool perf_exclusive_pmu_taken(struct perf_event_context *ctx,
 {
 	struct perf_event *other;
 
+	lockdep_assert_held(&ctx->mutex);
 	if (!(event->pmu->capabilities & PERF_PMU_CAP_EXCLUSIVE))
 		return false;
 
@@ -546,6 +548,7 @@ static bool perf_exclusive_pmu_taken(struct perf_event_context *ctx,
 static int perf_open_may_watch(struct perf_event_attr *attr,
 			       struct task_struct *task)
 {
+	lockdep_assert_held(&task->signal->exec_update_lock);
 	if (attr->sigtrap)
 		return perf_sigtrap_check(task);
 

@@ -7,9 +7,13 @@
 
 #include <linux/kernel.h>
 #include <linux/kstrtox.h>
+#include <linux/mutex.h>
 #include <linux/sysfs.h>
 
 #include "test_pmu.h"
+
+/* one switch at a time, of any test PMU */
+static DEFINE_MUTEX(perf_test_pmu_switch_lock);
 
 static int perf_test_pmu_switch_set(const char *val,
 				    const struct kernel_param *kp)
@@ -25,14 +29,14 @@ static int perf_test_pmu_switch_set(const char *val,
 	if (system_state != SYSTEM_RUNNING)
 		return -EBUSY;
 
-	mutex_lock(&sw->lock);
+	mutex_lock(&perf_test_pmu_switch_lock);
 	if (on && !sw->registered)
 		err = perf_pmu_register(sw->pmu, sw->name, -1);
 	else if (!on && sw->registered)
 		perf_pmu_unregister(sw->pmu);
 	if (!err)
 		WRITE_ONCE(sw->registered, on);
-	mutex_unlock(&sw->lock);
+	mutex_unlock(&perf_test_pmu_switch_lock);
 	return err;
 }
 

@@ -7,21 +7,18 @@
 #define _KERNEL_EVENTS_TEST_PMU_H
 
 #include <linux/moduleparam.h>
-#include <linux/mutex.h>
 #include <linux/perf_event.h>
 
 struct perf_test_pmu_switch {
 	struct pmu	*pmu;
 	const char	*name;
-	struct mutex	lock;		/* serialises the switching */
-	bool		registered;
+	bool		registered;	/* under perf_test_pmu_switch_set() */
 };
 
 #define PERF_TEST_PMU_SWITCH(_var, _pmu, _name)				\
 	struct perf_test_pmu_switch _var = {				\
 		.pmu = (_pmu),						\
 		.name = (_name),					\
-		.lock = __MUTEX_INITIALIZER(_var.lock),			\
 	}
 
 /*
