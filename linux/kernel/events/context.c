@@ -124,6 +124,9 @@ struct perf_event_context *perf_task_ctx_alloc(struct task_struct *task)
 	if (!tctx)
 		return NULL;
 	perf_ctx_init(&tctx->ctx);
+	mutex_init(&tctx->lazy_mutex);
+	INIT_LIST_HEAD(&tctx->lazy_links);
+	INIT_LIST_HEAD(&tctx->lazy_own);
 	tctx->ctx.task = get_task_struct(task);
 	return &tctx->ctx;
 }

@@ -22,6 +22,16 @@
 struct perf_task_context {
 	struct perf_event_context	ctx;
 	struct perf_unwind_request	unwind;	/* deferred user callchains */
+	/*
+	 * Lazy inheritance (inherit.c): the links of descendants that wait
+	 * for copies of this context's groups, under lazy_mutex; and the
+	 * task's own links to its ancestors' contexts, which only the task's
+	 * fork (before it runs) and its exit change.
+	 */
+	struct mutex			lazy_mutex;
+	struct list_head		lazy_links;
+	struct list_head		lazy_own;
+	unsigned long			lazy_gen;	/* perf_inherit_lazy() runs */
 };
 
 static inline struct perf_task_context *

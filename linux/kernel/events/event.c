@@ -47,6 +47,19 @@
 static struct kmem_cache *perf_event_cache;
 static atomic64_t perf_event_ids;
 
+/**
+ * perf_event_last_id - the id of the event allocated last
+ *
+ * Every event allocated before this call has an id up to the value
+ * returned, every event allocated after it a greater one.
+ *
+ * Return: the id.
+ */
+u64 perf_event_last_id(void)
+{
+	return atomic64_read(&perf_event_ids);
+}
+
 /* ---------------------------------------------------------------------
  * Static keys: the context-switch hooks run only while some event needs
  * them (task events, branch-stack users).

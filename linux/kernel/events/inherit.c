@@ -12,7 +12,9 @@
  */
 
 #include <linux/perf_event.h>
+#include <linux/pid_namespace.h>
 #include <linux/sched.h>
+#include <linux/slab.h>
 #include <linux/sched/task.h>
 
 #include "internal.h"
@@ -25,7 +27,29 @@
 
 /* ---------------------------------------------------------------------
  * Fork
+ *
+ * A group whose leader is off when a task forks is not copied: the child
+ * gets a link instead, on the lazy list of the context that holds the
+ * group's top events, and the copies are made when the group is enabled
+ * (perf_inherit_lazy()).  A fork so costs nothing per disabled group.  A
+ * child inherits its parent's links, so every descendant that lacks a
+ * copy is on the top context's list.  A link's bound is the highest id a
+ * top event can have to be the descendant's to copy: the later ones did
+ * not exist in its line when it was forked.
+ *
+ * Groups with a member whose inheritance depends on the clone flags
+ * (inherit_thread, sigtrap) or that exec acts on (enable_on_exec,
+ * remove_on_exec) are copied at fork, on or off.
  */
+
+struct perf_lazy_link {
+	struct list_head		top_entry;	/* top's lazy_links */
+	struct list_head		own_entry;	/* the descendant's lazy_own */
+	struct perf_event_context	*top;		/* with a reference */
+	struct perf_event_context	*ctx;		/* the descendant's */
+	u64				bound;
+	unsigned long			gen;		/* top's lazy_gen seen */
+};
 
 static bool event_inherits(struct perf_event *event, u64 clone_flags)
 {
@@ -38,11 +62,208 @@ static bool event_inherits(struct perf_event *event, u64 clone_flags)
 	return event->state > PERF_EVENT_STATE_EXIT;
 }
 
-/* Copy one event into @ctx (whose mutex is held) as a child of its top. */
+static bool event_may_wait(struct perf_event *event)
+{
+	const struct perf_event_attr *attr = &event->attr;
+
+	return !(attr->inherit_thread || attr->sigtrap ||
+		 attr->enable_on_exec || attr->remove_on_exec);
+}
+
+/* May the copies of @leader's group be made at its first enable? */
+static bool group_may_wait(struct perf_event *leader)
+{
+	struct perf_event *sibling;
+
+	if (!event_may_wait(leader))
+		return false;
+	for_each_sibling_event(sibling, leader)
+		if (!event_may_wait(sibling))
+			return false;
+	return true;
+}
+
+static struct perf_event *top_of(struct perf_event *event)
+{
+	return event->parent ?: event;
+}
+
+/*
+ * A group of the parent's context that the child gets a link for: its
+ * leader is off, and nothing in it depends on the clone flags (so
+ * event_inherits() comes down to attr.inherit).  Once per event and fork:
+ * the leader's own bits are tested in one go.
+ */
+static __always_inline bool group_waits(struct perf_event *leader)
+{
+	const struct perf_event_attr *attr = &leader->attr;
+
+	if (leader->state != PERF_EVENT_STATE_OFF ||
+	    leader->group_leader != leader)
+		return false;
+	if (!attr->inherit || attr->inherit_thread || attr->sigtrap ||
+	    attr->enable_on_exec || attr->remove_on_exec)
+		return false;
+	return !leader->nr_siblings || group_may_wait(leader);
+}
+
+static struct perf_lazy_link *lazy_link_find(struct perf_event_context *ctx,
+					     struct perf_event_context *top)
+{
+	struct perf_lazy_link *link;
+
+	list_for_each_entry(link, &to_perf_task_ctx(ctx)->lazy_own, own_entry)
+		if (link->top == top)
+			return link;
+	return NULL;
+}
+
+/*
+ * The bound of a link to @top for a child of @parent_ctx's task, whose
+ * mutex is held: the parent's own bound if it waits too; any event yet if
+ * the parent holds the top events; else the newest top of its copies, as
+ * every waiting group of @top older than that was copied into the parent.
+ */
+static u64 lazy_bound(struct perf_event_context *parent_ctx,
+		      struct perf_event_context *top)
+{
+	struct perf_lazy_link *link = lazy_link_find(parent_ctx, top);
+	struct perf_event *event;
+	u64 bound = 0;
+
+	lockdep_assert_held(&parent_ctx->mutex);
+	if (link)
+		return link->bound;
+	if (parent_ctx == top)
+		return perf_event_last_id();
+	list_for_each_entry(event, &parent_ctx->event_list, event_entry)
+		if (event->parent && event->parent->ctx == top)
+			bound = max(bound, event->parent->id);
+	return bound;
+}
+
+/* The new task's context, made on first need; the task's reference. */
+static struct perf_event_context *child_ctx(struct task_struct *child,
+					    struct perf_event_context **ctx)
+{
+	if (!*ctx) {
+		*ctx = perf_task_ctx_alloc(child);
+		if (*ctx)
+			rcu_assign_pointer(*task_ctxp(child), *ctx);
+	}
+	return *ctx;
+}
+
+/* Give the child a link to @top, unless it has one. */
+static int lazy_link_new(struct task_struct *child,
+			 struct perf_event_context **ctx,
+			 struct perf_event_context *parent_ctx,
+			 struct perf_event_context *top)
+{
+	struct perf_lazy_link *link;
+
+	if (!child_ctx(child, ctx))
+		return -ENOMEM;
+	if (lazy_link_find(*ctx, top))
+		return 0;
+	link = kmalloc(sizeof(*link), GFP_KERNEL);
+	if (!link)
+		return -ENOMEM;
+	INIT_LIST_HEAD(&link->top_entry);
+	link->top = top;
+	perf_ctx_get(top);
+	link->ctx = *ctx;
+	link->bound = lazy_bound(parent_ctx, top);
+	/* before the parent's groups are looked at: see lazy_links_publish() */
+	link->gen = smp_load_acquire(&to_perf_task_ctx(top)->lazy_gen);
+	list_add_tail(&link->own_entry, &to_perf_task_ctx(*ctx)->lazy_own);
+	return 0;
+}
+
+/*
+ * Put the new task's links on their top contexts' lists.  Return: whether
+ * perf_inherit_lazy() ran for a top context since its link was made; it
+ * may have enabled a group the fork saw off, and missed the child.
+ */
+static bool lazy_links_publish(struct perf_event_context *ctx)
+{
+	struct perf_lazy_link *link;
+	bool missed = false;
+
+	list_for_each_entry(link, &to_perf_task_ctx(ctx)->lazy_own, own_entry) {
+		struct perf_task_context *top = to_perf_task_ctx(link->top);
+
+		mutex_lock(&top->lazy_mutex);
+		list_add_tail(&link->top_entry, &top->lazy_links);
+		missed |= top->lazy_gen != link->gen;
+		mutex_unlock(&top->lazy_mutex);
+	}
+	return missed;
+}
+
+/* The task exits (or its fork failed): its links go. */
+static void lazy_links_drop(struct perf_event_context *ctx)
+{
+	struct perf_lazy_link *link, *tmp;
+
+	list_for_each_entry_safe(link, tmp, &to_perf_task_ctx(ctx)->lazy_own,
+				 own_entry) {
+		struct perf_task_context *top = to_perf_task_ctx(link->top);
+
+		mutex_lock(&top->lazy_mutex);
+		list_del(&link->top_entry);
+		mutex_unlock(&top->lazy_mutex);
+		list_del(&link->own_entry);
+		perf_ctx_put(link->top);
+		kfree(link);
+	}
+}
+
+/* Has @ctx a copy of the group @leader (a top event) leads? */
+static bool ctx_has_copy(struct perf_event_context *ctx,
+			 struct perf_event *leader)
+{
+	struct perf_event *event;
+
+	lockdep_assert_held(&ctx->mutex);
+	list_for_each_entry(event, &ctx->event_list, event_entry)
+		if (event->parent == leader && event->group_leader == event)
+			return true;
+	return false;
+}
+
+/*
+ * Does the child (@ctx, its mutex held) need no copy of @leader's group
+ * now?  It waits for the group if it has a link that covers it and the
+ * group is still off; a group enabled since the link was published may
+ * have been copied by perf_inherit_lazy() already.
+ */
+static bool child_skips_group(struct perf_event_context *ctx,
+			      struct perf_event *leader)
+{
+	struct perf_event *top = top_of(leader);
+	struct perf_lazy_link *link;
+
+	if (!ctx || list_empty(&to_perf_task_ctx(ctx)->lazy_own))
+		return false;
+	lockdep_assert_held(&ctx->mutex);
+	link = lazy_link_find(ctx, top->ctx);
+	if (!link || top->id > link->bound)
+		return false;
+	if (leader->state == PERF_EVENT_STATE_OFF && group_may_wait(leader))
+		return true;
+	return ctx_has_copy(ctx, top);
+}
+
+/*
+ * Copy one event into @ctx (whose mutex is held) as a child of its top;
+ * @at_fork: @child is being forked by current, else the copy is made at
+ * the group's enable.
+ */
 static struct perf_event *inherit_event(struct perf_event *from,
 					struct task_struct *child,
 					struct perf_event_context *ctx,
-					struct perf_event *leader)
+					struct perf_event *leader, bool at_fork)
 {
 	struct perf_event *top = from->parent ?: from;
 	struct perf_event_pmu_context *epc;
@@ -56,6 +277,15 @@ static struct perf_event *inherit_event(struct perf_event *from,
 	if (IS_ERR(event)) {
 		perf_event_put(top);
 		return event;
+	}
+	/* PIDs in records as the child's line sees them, not the enabler */
+	if (!at_fork) {
+		struct pid_namespace *ns = task_active_pid_ns(child);
+
+		if (ns) {
+			put_pid_ns(event->ns);
+			event->ns = get_pid_ns(ns);
+		}
 	}
 	event->state = from->state >= PERF_EVENT_STATE_INACTIVE ?
 		       PERF_EVENT_STATE_INACTIVE : PERF_EVENT_STATE_OFF;
@@ -92,19 +322,53 @@ static struct perf_event *inherit_event(struct perf_event *from,
 }
 
 static int inherit_group(struct perf_event *leader, struct task_struct *child,
-			 struct perf_event_context *ctx)
+			 struct perf_event_context *ctx, bool at_fork)
 {
 	struct perf_event *child_leader, *sibling, *copy;
 
-	child_leader = inherit_event(leader, child, ctx, NULL);
+	child_leader = inherit_event(leader, child, ctx, NULL, at_fork);
 	if (IS_ERR_OR_NULL(child_leader))
 		return PTR_ERR_OR_ZERO(child_leader);
 	for_each_sibling_event(sibling, leader) {
-		copy = inherit_event(sibling, child, ctx, child_leader);
+		copy = inherit_event(sibling, child, ctx, child_leader,
+				     at_fork);
 		if (IS_ERR(copy))
 			return PTR_ERR(copy);
 	}
 	return 0;
+}
+
+/* Copy the parent's groups that the child does not wait for. */
+static int inherit_groups(struct perf_event_context *parent_ctx,
+			  struct task_struct *child,
+			  struct perf_event_context **ctx, u64 clone_flags)
+{
+	struct perf_event *event;
+	int err = 0;
+
+	mutex_lock(&parent_ctx->mutex);
+	if (*ctx)
+		mutex_lock_nested(&(*ctx)->mutex, SINGLE_DEPTH_NESTING);
+	list_for_each_entry(event, &parent_ctx->event_list, event_entry) {
+		if (event->group_leader != event ||
+		    !event_inherits(event, clone_flags) ||
+		    child_skips_group(*ctx, event))
+			continue;
+		if (!*ctx) {
+			if (!child_ctx(child, ctx)) {
+				err = -ENOMEM;
+				break;
+			}
+			mutex_lock_nested(&(*ctx)->mutex, SINGLE_DEPTH_NESTING);
+		}
+		err = inherit_group(event, child, *ctx, true);
+		if (err)
+			break;
+	}
+	if (*ctx)
+		mutex_unlock(&(*ctx)->mutex);
+	mutex_unlock(&parent_ctx->mutex);
+	return err;
 }
 
 /**
@@ -119,8 +383,10 @@ static int inherit_group(struct perf_event *leader, struct task_struct *child,
  */
 int perf_event_init_task(struct task_struct *child, u64 clone_flags)
 {
-	struct perf_event_context *parent_ctx, *ctx = NULL;
+	struct perf_event_context *parent_ctx, *ctx = NULL, *top = NULL;
+	struct perf_lazy_link *link;
 	struct perf_event *event;
+	bool copy = false;
 	int err = 0;
 
 	RCU_INIT_POINTER(*task_ctxp(child), NULL);
@@ -131,32 +397,96 @@ int perf_event_init_task(struct task_struct *child, u64 clone_flags)
 	if (!parent_ctx)
 		return 0;
 
+	/*
+	 * The links first, each with the generation of its top context's
+	 * enables (perf_inherit_lazy()), and published before any group is
+	 * copied.  An enable of a group the scan below saw off either finds
+	 * the published link and copies the group into the child, or ran
+	 * before the publication, which sees its generation and has the
+	 * groups looked at again.  The links to contexts other than the
+	 * parent's and its links' are made while the scan looks: their
+	 * generations come too late to tell, so the groups are looked at
+	 * again anyway.
+	 */
 	mutex_lock(&parent_ctx->mutex);
-	list_for_each_entry(event, &parent_ctx->event_list, event_entry) {
-		if (event->group_leader != event ||
-		    !event_inherits(event, clone_flags))
-			continue;
-		if (!ctx) {
-			ctx = perf_task_ctx_alloc(child);
-			if (!ctx) {
-				err = -ENOMEM;
-				break;
-			}
-			/* the task's reference */
-			rcu_assign_pointer(*task_ctxp(child), ctx);
-			mutex_lock_nested(&ctx->mutex, SINGLE_DEPTH_NESTING);
-		}
-		err = inherit_group(event, child, ctx);
+	list_for_each_entry(link, &to_perf_task_ctx(parent_ctx)->lazy_own,
+			    own_entry) {
+		err = lazy_link_new(child, &ctx, parent_ctx, link->top);
 		if (err)
 			break;
 	}
-	if (ctx)
-		mutex_unlock(&ctx->mutex);
+	list_for_each_entry(event, &parent_ctx->event_list, event_entry) {
+		if (err)
+			break;
+		if (!group_waits(event)) {
+			copy |= event->group_leader == event &&
+				event_inherits(event, clone_flags);
+			continue;
+		}
+		if (top_of(event)->ctx == top)
+			continue;
+		top = top_of(event)->ctx;
+		if (top != parent_ctx && !(ctx && lazy_link_find(ctx, top)))
+			copy = true;
+		err = lazy_link_new(child, &ctx, parent_ctx, top);
+	}
 	mutex_unlock(&parent_ctx->mutex);
+	if (err)
+		goto out;
+	if (ctx && lazy_links_publish(ctx))
+		copy = true;
+	if (copy)
+		err = inherit_groups(parent_ctx, child, &ctx, clone_flags);
+out:
 	perf_ctx_put(parent_ctx);
 
 	if (err)
 		perf_event_free_task(child);
+	return err;
+}
+
+/**
+ * perf_inherit_lazy - copy a group into the descendants that wait for it
+ * @leader: the leader of a group opened by the user, just enabled; its
+ *	    ctx->mutex held
+ *
+ * Every descendant forked while the group was off, and still alive, gets
+ * its copies now, in the states the group's members have.  A descendant
+ * that already has them (the group was enabled before) is left alone.
+ *
+ * Return: 0, or -ENOMEM when a copy could not be made.
+ */
+int perf_inherit_lazy(struct perf_event *leader)
+{
+	struct perf_event_context *top = leader->ctx;
+	struct perf_task_context *tctx;
+	struct perf_lazy_link *link;
+	int err = 0;
+
+	lockdep_assert_held(&top->mutex);
+	if (!top->task || leader->parent || leader->group_leader != leader ||
+	    !leader->attr.inherit ||
+	    leader->state < PERF_EVENT_STATE_INACTIVE ||
+	    !group_may_wait(leader))
+		return 0;
+	tctx = to_perf_task_ctx(top);
+	mutex_lock(&tctx->lazy_mutex);
+	/* after the group was enabled: a fork that saw it off looks again */
+	smp_store_release(&tctx->lazy_gen, tctx->lazy_gen + 1);
+	list_for_each_entry(link, &tctx->lazy_links, top_entry) {
+		struct perf_event_context *ctx = link->ctx;
+
+		if (leader->id > link->bound)
+			continue;
+		mutex_lock_nested(&ctx->mutex, SINGLE_DEPTH_NESTING);
+		/* an exiting task drops its links before it empties its context */
+		if (!perf_ctx_is_dead(ctx) && !ctx_has_copy(ctx, leader))
+			err = inherit_group(leader, ctx->task, ctx, false);
+		mutex_unlock(&ctx->mutex);
+		if (err)
+			break;
+	}
+	mutex_unlock(&tctx->lazy_mutex);
 	return err;
 }
 
@@ -289,6 +619,7 @@ void perf_event_exit_task(struct task_struct *task)
 	ctx = task_ctx_detach(task);
 	if (!ctx)
 		return;
+	lazy_links_drop(ctx);
 	mutex_lock(&ctx->mutex);
 	perf_ctx_sched_out_all(ctx);
 	exit_ctx_events(ctx, true);
@@ -306,6 +637,7 @@ void perf_event_free_task(struct task_struct *task)
 
 	if (!ctx)
 		return;
+	lazy_links_drop(ctx);
 	mutex_lock(&ctx->mutex);
 	exit_ctx_events(ctx, false);
 	mutex_unlock(&ctx->mutex);

@@ -5,5 +5,7 @@
 
 /* Fold an exiting child's count and times into its parent. */
 void perf_child_fold(struct perf_event *child);
+/* Copies of a group just enabled, for the descendants that wait for it. */
+int perf_inherit_lazy(struct perf_event *leader);
 
 #endif /* _KERNEL_EVENTS_INHERIT_H */

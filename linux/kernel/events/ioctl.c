@@ -30,6 +30,7 @@
 #include "bpf.h"
 #include "context.h"
 #include "event.h"
+#include "inherit.h"
 #include "ioctl.h"
 #include "overflow.h"
 #include "ring_buffer.h"
@@ -167,7 +168,9 @@ static int perf_ioctl_modify(struct perf_event *event,
 	if (event->attr.type != PERF_TYPE_BREAKPOINT)
 		return -EOPNOTSUPP;
 
-	return perf_modify_breakpoint(event, &new_attr);
+	err = perf_modify_breakpoint(event, &new_attr);
+	/* the new attributes may enable it */
+	return err ?: perf_inherit_lazy(event->group_leader);
 }
 
 static long perf_ioctl_locked(struct perf_event *event, unsigned int cmd,
@@ -216,6 +219,9 @@ static long perf_ioctl_locked(struct perf_event *event, unsigned int cmd,
 	else
 		perf_event_apply_with_children(event, action);
 
+	/* descendants forked while the group was off get their copies now */
+	if (cmd == PERF_EVENT_IOC_ENABLE)
+		return perf_inherit_lazy(event->group_leader);
 	return 0;
 }
 
@@ -281,8 +287,11 @@ long perf_compat_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 }
 #endif
 
-/* Each event the current task opened, with its inherited copies. */
-static void perf_owned_events_apply(perf_event_action_t action)
+/*
+ * Each event the current task opened, with its inherited copies; @enable:
+ * and the copies of the groups enabled, for descendants that wait.
+ */
+static void perf_owned_events_apply(perf_event_action_t action, bool enable)
 {
 	struct task_struct *me = current;
 	struct perf_event *owned;
@@ -292,6 +301,8 @@ static void perf_owned_events_apply(perf_event_action_t action)
 		struct perf_event_context *held = perf_event_ctx_lock(owned);
 
 		perf_event_apply_with_children(owned, action);
+		if (enable)
+			perf_inherit_lazy(owned->group_leader);
 		perf_event_ctx_unlock(owned, held);
 	}
 	mutex_unlock(&me->perf_event_mutex);
@@ -307,7 +318,7 @@ static void perf_owned_events_apply(perf_event_action_t action)
  */
 int perf_event_task_enable(void)
 {
-	perf_owned_events_apply(perf_event_enable_locked);
+	perf_owned_events_apply(perf_event_enable_locked, true);
 	return 0;
 }
 
@@ -320,6 +331,6 @@ int perf_event_task_enable(void)
  */
 int perf_event_task_disable(void)
 {
-	perf_owned_events_apply(perf_event_disable_locked);
+	perf_owned_events_apply(perf_event_disable_locked, false);
 	return 0;
 }
