@@ -38,8 +38,9 @@
  * not exist in its line when it was forked.
  *
  * Groups with a member whose inheritance depends on the clone flags
- * (inherit_thread, sigtrap) or that exec acts on (enable_on_exec,
- * remove_on_exec) are copied at fork, on or off.
+ * (inherit_thread, sigtrap), that exec acts on (enable_on_exec,
+ * remove_on_exec) or whose copy takes a breakpoint slot are copied at
+ * fork, on or off.
  */
 
 struct perf_lazy_link {
@@ -62,12 +63,14 @@ static bool event_inherits(struct perf_event *event, u64 clone_flags)
 	return event->state > PERF_EVENT_STATE_EXIT;
 }
 
+/* A breakpoint's copy takes a slot of its task: at fork, as ever. */
 static bool event_may_wait(struct perf_event *event)
 {
 	const struct perf_event_attr *attr = &event->attr;
 
 	return !(attr->inherit_thread || attr->sigtrap ||
-		 attr->enable_on_exec || attr->remove_on_exec);
+		 attr->enable_on_exec || attr->remove_on_exec ||
+		 attr->type == PERF_TYPE_BREAKPOINT);
 }
 
 /* May the copies of @leader's group be made at its first enable? */
@@ -91,8 +94,8 @@ static struct perf_event *top_of(struct perf_event *event)
 /*
  * A group of the parent's context that the child gets a link for: its
  * leader is off, and nothing in it depends on the clone flags (so
- * event_inherits() comes down to attr.inherit).  Once per event and fork:
- * the leader's own bits are tested in one go.
+ * event_inherits() comes down to attr.inherit).  Runs once per event at
+ * every fork: the cheap tests come first.
  */
 static __always_inline bool group_waits(struct perf_event *leader)
 {
@@ -101,8 +104,7 @@ static __always_inline bool group_waits(struct perf_event *leader)
 	if (leader->state != PERF_EVENT_STATE_OFF ||
 	    leader->group_leader != leader)
 		return false;
-	if (!attr->inherit || attr->inherit_thread || attr->sigtrap ||
-	    attr->enable_on_exec || attr->remove_on_exec)
+	if (!attr->inherit || !event_may_wait(leader))
 		return false;
 	return !leader->nr_siblings || group_may_wait(leader);
 }
