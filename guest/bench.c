@@ -366,6 +366,28 @@ static void open_disabled_inherited(int *fds, int n)
 	}
 }
 
+static void *thread_exit_at_once(void *arg)
+{
+	return arg;
+}
+
+/* pthread_create + join: a clone that shares the fd table */
+static double b_thread(void *arg)
+{
+	long n = 200;
+	uint64_t t0 = now_ns();
+
+	(void)arg;
+	for (long i = 0; i < n; i++) {
+		pthread_t t;
+
+		if (pthread_create(&t, NULL, thread_exit_at_once, NULL))
+			die("pthread_create");
+		pthread_join(t, NULL);
+	}
+	return (double)(now_ns() - t0) / n;
+}
+
 static void bench_fork(void)
 {
 	int fds[8], dis[64];
@@ -382,6 +404,119 @@ static void bench_fork(void)
 	open_disabled_inherited(dis, 64);
 	measure("fork.inherited.64.disabled", b_fork, NULL);
 	close_many(dis, 64);
+
+	/* the same for thread spawn, which copies no fds */
+	measure("fork.thread.inherited.0", b_thread, NULL);
+	open_disabled_inherited(dis, 8);
+	measure("fork.thread.inherited.8.disabled", b_thread, NULL);
+	close_many(dis, 8);
+	open_disabled_inherited(dis, 64);
+	measure("fork.thread.inherited.64.disabled", b_thread, NULL);
+	close_many(dis, 64);
+}
+
+/*
+ * 4b. One counter on every CPU: PERF_FLAG_ALL_CPUS gives one fd (this
+ * core); where the flag is refused (mainline) the same rows open one
+ * event per online CPU, as perf stat -a does.
+ */
+
+#ifndef PERF_FLAG_ALL_CPUS
+#define PERF_FLAG_ALL_CPUS	(1UL << 4)
+#endif
+
+struct all_cpus {
+	int fds[64];
+	int n;			/* fds in use: 1 with the flag */
+	int flag;		/* PERF_FLAG_ALL_CPUS works */
+};
+
+static void all_cpus_open(struct all_cpus *ac)
+{
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+	struct perf_event_attr a;
+
+	sw_attr(&a, PERF_COUNT_SW_CONTEXT_SWITCHES);
+	if (ac->flag) {
+		ac->fds[0] = perf_open(&a, -1, -1, -1, PERF_FLAG_ALL_CPUS);
+		ac->n = 1;
+		if (ac->fds[0] < 0)
+			die("PERF_FLAG_ALL_CPUS");
+		return;
+	}
+	ac->n = online < 64 ? (int)online : 64;
+	for (int c = 0; c < ac->n; c++) {
+		ac->fds[c] = perf_open(&a, -1, c, -1, 0);
+		if (ac->fds[c] < 0)
+			die("cpu-wide event on CPU %d", c);
+	}
+}
+
+static double b_all_cpus_open_close(void *arg)
+{
+	struct all_cpus *ac = arg;
+	long n = 300;
+	uint64_t t0 = now_ns();
+
+	for (long i = 0; i < n; i++) {
+		all_cpus_open(ac);
+		close_many(ac->fds, ac->n);
+	}
+	return (double)(now_ns() - t0) / n;
+}
+
+static double b_all_cpus_enable_disable(void *arg)
+{
+	struct all_cpus *ac = arg;
+	long n = 500;
+	uint64_t t0 = now_ns();
+
+	for (long i = 0; i < n; i++) {
+		for (int c = 0; c < ac->n; c++)
+			ioctl(ac->fds[c], PERF_EVENT_IOC_ENABLE, 0);
+		for (int c = 0; c < ac->n; c++)
+			ioctl(ac->fds[c], PERF_EVENT_IOC_DISABLE, 0);
+	}
+	return (double)(now_ns() - t0) / n;
+}
+
+/* the sum over all CPUs */
+static double b_all_cpus_read(void *arg)
+{
+	struct all_cpus *ac = arg;
+	long n = 1000;
+	uint64_t v, sum = 0, t0 = now_ns();
+
+	for (long i = 0; i < n; i++) {
+		for (int c = 0; c < ac->n; c++) {
+			if (read(ac->fds[c], &v, sizeof(v)) != sizeof(v))
+				die("read");
+			sum += v;
+		}
+	}
+	(void)sum;
+	return (double)(now_ns() - t0) / n;
+}
+
+static void bench_all_cpus(void)
+{
+	struct all_cpus ac = { .flag = 1 };
+	struct perf_event_attr a;
+	int fd;
+
+	sw_attr(&a, PERF_COUNT_SW_CONTEXT_SWITCHES);
+	fd = perf_open(&a, -1, -1, -1, PERF_FLAG_ALL_CPUS);
+	if (fd < 0)
+		ac.flag = 0;
+	else
+		close(fd);
+	printf("@@BENCH-INFO allcpu: %s\n", ac.flag ? "PERF_FLAG_ALL_CPUS" :
+	       "one event per online CPU");
+	measure("allcpu.open_close", b_all_cpus_open_close, &ac);
+	all_cpus_open(&ac);
+	measure("allcpu.enable_disable", b_all_cpus_enable_disable, &ac);
+	measure("allcpu.read", b_all_cpus_read, &ac);
+	close_many(ac.fds, ac.n);
 }
 
 /* ring buffer helpers */
@@ -1263,6 +1398,7 @@ int main(int argc, char **argv)
 	RUN("read", bench_read);
 	RUN("ctxsw", bench_ctxsw);
 	RUN("fork", bench_fork);
+	RUN("allcpu", bench_all_cpus);
 	RUN("sample", bench_sampling);
 	RUN("sample", bench_process_buffer);
 	RUN("sideband", bench_sideband);

@@ -166,6 +166,16 @@ enum perf_event_sample_format {
  *                                            u64 lost;  (d) } cntr[nr];
  *
  *   (a) TOTAL_TIME_ENABLED  (b) TOTAL_TIME_RUNNING  (c) ID  (d) LOST
+ *
+ *   With PERF_FORMAT_PER_CPU (only on an event opened with
+ *   PERF_FLAG_ALL_CPUS, and not with PERF_FORMAT_GROUP):
+ *     u64 nr;                                   (CPUs that follow)
+ *     struct { u64 cpu;
+ *              u64 value;
+ *              u64 time_enabled;  (a)
+ *              u64 time_running;  (b)
+ *              u64 id;            (c)
+ *              u64 lost;          (d) } cpus[nr];
  */
 enum perf_event_read_format {
 	PERF_FORMAT_TOTAL_TIME_ENABLED	= 1U << 0,
@@ -173,8 +183,9 @@ enum perf_event_read_format {
 	PERF_FORMAT_ID			= 1U << 2,
 	PERF_FORMAT_GROUP		= 1U << 3,
 	PERF_FORMAT_LOST		= 1U << 4,
+	PERF_FORMAT_PER_CPU		= 1U << 5,	/* extension */
 
-	PERF_FORMAT_MAX			= 1U << 5
+	PERF_FORMAT_MAX			= 1U << 6
 };
 
 /*
@@ -467,6 +478,13 @@ struct perf_event_attr {
 #define PERF_FLAG_FD_OUTPUT	(1UL << 1)	/* output to group_fd's buffer */
 #define PERF_FLAG_PID_CGROUP	(1UL << 2)	/* pid is a cgroup fd (cpu >= 0) */
 #define PERF_FLAG_FD_CLOEXEC	(1UL << 3)	/* set FD_CLOEXEC on the fd */
+/*
+ * Extension: with pid == -1 and cpu == -1, one fd that counts on every
+ * possible CPU (those that come online later too).  read() gives the sum
+ * over the CPUs, or each CPU's values with PERF_FORMAT_PER_CPU; ENABLE,
+ * DISABLE, RESET and ID apply to all CPUs at once.
+ */
+#define PERF_FLAG_ALL_CPUS	(1UL << 4)
 
 /*
  * Argument of PERF_EVENT_IOC_QUERY_BPF.  The caller sets ids_len to the

@@ -18,6 +18,11 @@
  * One buffer for a whole process: an inherited per-task event (cpu == -1)
  * may be mmap()ed, and every thread's copy writes into that one buffer,
  * from whichever CPU the thread runs on.
+ *
+ * One fd for every CPU (PERF_FLAG_ALL_CPUS, pid == -1, cpu == -1): a
+ * counting event on each possible CPU behind one fd; read() gives the sum,
+ * or each CPU's values with PERF_FORMAT_PER_CPU; ENABLE, DISABLE, RESET and
+ * ID apply to all CPUs in one call.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -757,6 +762,278 @@ TEST(process_buffer_hardware)
 	EXPECT_LT(0, samples);
 	pthread_barrier_destroy(&start);
 	ring_unmap(&r);
+	close(fd);
+}
+
+/* ---- One fd for every CPU ---------------------------------------------- */
+
+#define AC_MAX_CPUS	512
+#define AC_TIMES	(PERF_FORMAT_TOTAL_TIME_ENABLED | \
+			 PERF_FORMAT_TOTAL_TIME_RUNNING)
+
+/* A PERF_FORMAT_PER_CPU read with times and id: five words a CPU. */
+struct ac_cpu {
+	__u64 cpu, value, enabled, running, id;
+};
+
+struct ac_read {
+	__u64 nr;
+	struct ac_cpu c[AC_MAX_CPUS];
+};
+
+static int ac_open(__u64 config, __u64 read_format, int disabled)
+{
+	struct perf_event_attr attr;
+
+	sw_attr(&attr, config);
+	attr.read_format = read_format;
+	attr.disabled = disabled;
+	return sys_perf_event_open(&attr, -1, -1, -1,
+				   PERF_FLAG_ALL_CPUS | PERF_FLAG_FD_CLOEXEC);
+}
+
+static int ac_read_per_cpu(int fd, struct ac_read *r)
+{
+	ssize_t n = read(fd, r, sizeof(*r));
+
+	if (n < 8 || n != (ssize_t)(8 + r->nr * sizeof(r->c[0])))
+		return -1;
+	return 0;
+}
+
+/* Refusals first (mainline gives the same errors), then our own. */
+TEST(all_cpus_refusals)
+{
+	struct perf_event_attr attr;
+	__u64 word;
+	void *p;
+	int fd, other;
+
+	sw_attr(&attr, PERF_COUNT_SW_CPU_CLOCK);
+	/* one task, or one CPU, is not every CPU */
+	EXPECT_EQ(-1, sys_perf_event_open(&attr, 0, -1, -1,
+					  PERF_FLAG_ALL_CPUS));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, sys_perf_event_open(&attr, -1, 0, -1,
+					  PERF_FLAG_ALL_CPUS));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(-1, sys_perf_event_open(&attr, -1, -1, -1,
+					  PERF_FLAG_ALL_CPUS |
+					  PERF_FLAG_PID_CGROUP));
+	EXPECT_EQ(EINVAL, errno);
+	/* the per-CPU read layout belongs to such an fd only */
+	attr.read_format = PERF_FORMAT_PER_CPU;
+	EXPECT_EQ(EINVAL, perf_open_errno(&attr));
+	attr.read_format = PERF_FORMAT_PER_CPU | PERF_FORMAT_GROUP;
+	EXPECT_EQ(-1, sys_perf_event_open(&attr, -1, -1, -1,
+					  PERF_FLAG_ALL_CPUS));
+	EXPECT_EQ(EINVAL, errno);
+
+	/* no groups: such an fd neither leads nor joins one */
+	other = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	EXPECT_EQ(-1, other);
+	sw_attr(&attr, PERF_COUNT_SW_CPU_CLOCK);
+	other = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	ASSERT_LE(0, other);
+	EXPECT_EQ(-1, sys_perf_event_open(&attr, -1, -1, other,
+					  PERF_FLAG_ALL_CPUS));
+	EXPECT_EQ(EINVAL, errno);
+
+	/* the refusals of this core; mainline refuses the flag itself */
+	attr.sample_period = 100000;
+	EXPECT_EQ(-1, sys_perf_event_open(&attr, -1, -1, -1,
+					  PERF_FLAG_ALL_CPUS));
+	EXPECT_EQ(EOPNOTSUPP, errno) TH_LOG("sampling: %s", strerror(errno));
+
+	fd = ac_open(PERF_COUNT_SW_CPU_CLOCK, PERF_FORMAT_PER_CPU, 0);
+	ASSERT_LE(0, fd) TH_LOG("PERF_FLAG_ALL_CPUS: %s (mainline refuses it)",
+				strerror(errno));
+	EXPECT_EQ(-1, sys_perf_event_open(&attr, 0, -1, fd, 0));
+	EXPECT_EQ(EBADF, errno);
+	/* a buffer too small for every CPU */
+	EXPECT_EQ(-1, read(fd, &word, sizeof(word)));
+	EXPECT_EQ(ENOSPC, errno);
+	/* no buffer to map */
+	p = mmap(NULL, 2 * sysconf(_SC_PAGESIZE), PROT_READ, MAP_SHARED, fd, 0);
+	EXPECT_EQ(MAP_FAILED, p);
+	EXPECT_EQ(ENODEV, errno);
+	/* the ioctls of one event that do not apply to all CPUs at once */
+	word = 1000;
+	EXPECT_EQ(-1, ioctl(fd, PERF_EVENT_IOC_PERIOD, &word));
+	EXPECT_EQ(EOPNOTSUPP, errno);
+	EXPECT_EQ(-1, ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, -1));
+	EXPECT_EQ(EOPNOTSUPP, errno);
+	close(fd);
+	close(other);
+}
+
+/*
+ * cpu-clock counts wall time on every online CPU, idle or not: each online
+ * CPU's value grows by about the time slept, and the sum read by a second
+ * fd grows by that times the CPUs online.
+ */
+TEST(all_cpus_cpu_clock_every_cpu)
+{
+	const long long nap = 200 * 1000 * 1000LL;
+	static struct ac_read a, b;
+	__u64 sum_a[3], sum_b[3], id, grew = 0;
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+	long long t0, t;
+	int fd, fd_sum, i;
+
+	fd = ac_open(PERF_COUNT_SW_CPU_CLOCK,
+		     AC_TIMES | PERF_FORMAT_ID | PERF_FORMAT_PER_CPU, 0);
+	ASSERT_LE(0, fd) TH_LOG("PERF_FLAG_ALL_CPUS: %s (mainline refuses it)",
+				strerror(errno));
+	fd_sum = ac_open(PERF_COUNT_SW_CPU_CLOCK, AC_TIMES, 0);
+	ASSERT_LE(0, fd_sum);
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ID, &id));
+	EXPECT_NE(0, id);
+
+	ASSERT_EQ(0, ac_read_per_cpu(fd, &a));
+	ASSERT_EQ(sizeof(sum_a), read(fd_sum, sum_a, sizeof(sum_a)));
+	t0 = monotonic_ns();
+	usleep(nap / 1000);
+	ASSERT_EQ(0, ac_read_per_cpu(fd, &b));
+	ASSERT_EQ(sizeof(sum_b), read(fd_sum, sum_b, sizeof(sum_b)));
+	t = monotonic_ns() - t0;
+
+	ASSERT_EQ(a.nr, b.nr);
+	ASSERT_LE(online, (long)a.nr);
+	ASSERT_GE(AC_MAX_CPUS, a.nr);
+	for (i = 0; i < (int)a.nr; i++) {
+		__u64 d = b.c[i].value - a.c[i].value;
+
+		EXPECT_EQ(a.c[i].cpu, b.c[i].cpu);
+		if (i)
+			EXPECT_LT(a.c[i - 1].cpu, a.c[i].cpu);
+		EXPECT_EQ(id, a.c[i].id);
+		EXPECT_LE(b.c[i].running, b.c[i].enabled);
+		EXPECT_LE(a.c[i].value, b.c[i].value);
+		if (!d)
+			continue;	/* an offline CPU */
+		grew++;
+		EXPECT_LT(t / 2, (long long)d) TH_LOG("cpu %llu: %llu ns of %lld",
+						      b.c[i].cpu, d, t);
+		EXPECT_GT(t * 3 / 2, (long long)d);
+	}
+	EXPECT_EQ(online, (long)grew);
+	EXPECT_LT(online * t / 2, (long long)(sum_b[0] - sum_a[0]));
+	EXPECT_GT(online * t * 3 / 2, (long long)(sum_b[0] - sum_a[0]));
+	EXPECT_LE(sum_b[2], sum_b[1]);
+	close(fd_sum);
+	close(fd);
+}
+
+/* ENABLE, DISABLE and RESET act on every CPU in one call. */
+TEST(all_cpus_enable_disable_reset)
+{
+	static struct ac_read r;
+	__u64 v[3], w[3];
+	int fd, i;
+
+	fd = ac_open(PERF_COUNT_SW_CPU_CLOCK, AC_TIMES, 1);
+	ASSERT_LE(0, fd) TH_LOG("PERF_FLAG_ALL_CPUS: %s (mainline refuses it)",
+				strerror(errno));
+	usleep(20000);
+	ASSERT_EQ(sizeof(v), read(fd, v, sizeof(v)));
+	EXPECT_EQ(0, v[0]);
+	EXPECT_EQ(0, v[1]);
+
+	ASSERT_EQ(0, enable(fd));
+	usleep(50000);
+	ASSERT_EQ(0, disable(fd));
+	ASSERT_EQ(sizeof(v), read(fd, v, sizeof(v)));
+	EXPECT_LT(0, v[0]);
+	EXPECT_LT(0, v[1]);
+	EXPECT_LE(v[2], v[1]);
+	usleep(30000);
+	ASSERT_EQ(sizeof(w), read(fd, w, sizeof(w)));
+	EXPECT_EQ(v[0], w[0]);
+	EXPECT_EQ(v[1], w[1]);
+
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_RESET, 0));
+	ASSERT_EQ(sizeof(w), read(fd, w, sizeof(w)));
+	EXPECT_EQ(0, w[0]);
+	/* PERF_IOC_FLAG_GROUP changes nothing: the fd is its own group */
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP));
+	usleep(20000);
+	ASSERT_EQ(sizeof(w), read(fd, w, sizeof(w)));
+	EXPECT_LT(0, w[0]);
+	close(fd);
+
+	/* disabled at open, each CPU's value stays 0 until enabled */
+	fd = ac_open(PERF_COUNT_SW_CPU_CLOCK, AC_TIMES | PERF_FORMAT_ID |
+		     PERF_FORMAT_PER_CPU, 1);
+	ASSERT_LE(0, fd);
+	usleep(20000);
+	ASSERT_EQ(0, ac_read_per_cpu(fd, &r));
+	for (i = 0; i < (int)r.nr; i++)
+		EXPECT_EQ(0, r.c[i].value);
+	close(fd);
+}
+
+/*
+ * Context switches counted by one fd on every CPU match those counted by
+ * one event per online CPU, opened inside the fd's window: mainline's way
+ * of doing the same.
+ */
+TEST(all_cpus_matches_one_event_per_cpu)
+{
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+	static struct { __u64 nr; struct { __u64 cpu, value; } c[AC_MAX_CPUS]; } r;
+	__u64 each[AC_MAX_CPUS], sum = 0, per_cpu_sum = 0;
+	int fd, fds[AC_MAX_CPUS], i, p1[2], p2[2];
+	char c = 0;
+	pid_t pid;
+
+	ASSERT_GE(AC_MAX_CPUS, online);
+	fd = ac_open(PERF_COUNT_SW_CONTEXT_SWITCHES, PERF_FORMAT_PER_CPU, 0);
+	ASSERT_LE(0, fd) TH_LOG("PERF_FLAG_ALL_CPUS: %s (mainline refuses it)",
+				strerror(errno));
+	for (i = 0; i < online; i++) {
+		struct perf_event_attr attr;
+
+		sw_attr(&attr, PERF_COUNT_SW_CONTEXT_SWITCHES);
+		fds[i] = sys_perf_event_open(&attr, -1, i, -1, 0);
+		ASSERT_LE(0, fds[i]) TH_LOG("cpu %d: %s", i, strerror(errno));
+	}
+	ASSERT_EQ(0, pipe(p1));
+	ASSERT_EQ(0, pipe(p2));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		while (read(p1[0], &c, 1) == 1 && c)
+			if (write(p2[1], &c, 1) != 1)
+				_exit(1);
+		_exit(0);
+	}
+	for (i = 0; i < 500; i++) {
+		c = 1;
+		ASSERT_EQ(1, write(p1[1], &c, 1));
+		ASSERT_EQ(1, read(p2[0], &c, 1));
+	}
+	c = 0;
+	ASSERT_EQ(1, write(p1[1], &c, 1));
+	ASSERT_EQ(0, reap_child(pid));
+	for (i = 0; i < online; i++) {
+		each[i] = read_value(fds[i]);
+		per_cpu_sum += each[i];
+	}
+	ASSERT_LT(0, read(fd, &r, sizeof(r)));
+	ASSERT_GE(AC_MAX_CPUS, r.nr);
+	for (i = 0; i < (int)r.nr; i++) {
+		sum += r.c[i].value;
+		if (r.c[i].cpu < (__u64)online)
+			EXPECT_LE(each[r.c[i].cpu], r.c[i].value);
+	}
+	TH_LOG("all CPUs %llu, one event per CPU %llu", sum, per_cpu_sum);
+	EXPECT_LE(1000, per_cpu_sum);
+	EXPECT_LE(per_cpu_sum, sum);
+	EXPECT_GE(per_cpu_sum + per_cpu_sum / 10 + 100, sum);
+	for (i = 0; i < online; i++)
+		close(fds[i]);
+	close(p1[0]); close(p1[1]); close(p2[0]); close(p2[1]);
 	close(fd);
 }
 

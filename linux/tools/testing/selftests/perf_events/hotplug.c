@@ -4,7 +4,8 @@
  * offline stops counting (its count and both times freeze) while events
  * on other CPUs go on; opening a CPU-wide event on an offline CPU gives
  * ENODEV; once the CPU is back, new events on it count; a task event
- * follows its task off a CPU that goes offline.
+ * follows its task off a CPU that goes offline; one fd for all CPUs
+ * counts on a CPU that comes online after it was opened.
  *
  * These tests take CPU 1 offline through
  * /sys/devices/system/cpu/cpu1/online, so they run only in the test
@@ -294,6 +295,49 @@ TEST_F(hp, task_event_survives_offline)
 	EXPECT_LE(BURN_NS / 2, a);
 	EXPECT_LE(a + BURN_NS / 2, b);
 	ASSERT_EQ(0, set_online(1));
+	close(fd);
+}
+
+/*
+ * One fd for every CPU (PERF_FLAG_ALL_CPUS, an extension of this core)
+ * opened while CPU 1 is offline counts on CPU 1 once it comes online,
+ * and a CPU that leaves and comes back counts again.  Mainline refuses
+ * the flag with EINVAL.
+ */
+TEST_F(hp, all_cpus_event_counts_on_cpu_that_comes_online)
+{
+	struct { __u64 nr; struct { __u64 cpu, value; } c[256]; } r1, r2;
+	struct perf_event_attr attr;
+	__u64 on_cpu[2] = { 0, 0 };
+	int fd, i, round;
+
+	ASSERT_EQ(0, set_online(0)) TH_LOG("offline: %s", strerror(errno));
+	sw_attr(&attr, PERF_COUNT_SW_CPU_CLOCK);
+	attr.read_format = PERF_FORMAT_PER_CPU;
+	fd = sys_perf_event_open(&attr, -1, -1, -1, PERF_FLAG_ALL_CPUS);
+	ASSERT_LE(0, fd) TH_LOG("PERF_FLAG_ALL_CPUS: %s (mainline refuses it)",
+				strerror(errno));
+	for (round = 0; round < 2; round++) {
+		ASSERT_EQ(0, set_online(1)) TH_LOG("online: %s",
+						   strerror(errno));
+		usleep(SLEEP_US);
+		ASSERT_LT(0, read(fd, &r1, sizeof(r1)));
+		usleep(SLEEP_US);
+		ASSERT_LT(0, read(fd, &r2, sizeof(r2)));
+		ASSERT_EQ(r1.nr, r2.nr);
+		ASSERT_LT(CPU, r1.nr);
+		for (i = 0; i < (int)r1.nr && i < 256; i++) {
+			if (r1.c[i].cpu != CPU)
+				continue;
+			on_cpu[round] = r2.c[i].value;
+			/* a cpu-clock counts wall time, idle or not */
+			EXPECT_LT(r1.c[i].value, r2.c[i].value);
+		}
+		EXPECT_LT(0, on_cpu[round]);
+		if (!round)
+			ASSERT_EQ(0, set_online(0));
+	}
+	EXPECT_LE(on_cpu[0], on_cpu[1]);
 	close(fd);
 }
 

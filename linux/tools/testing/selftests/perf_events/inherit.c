@@ -349,72 +349,95 @@ TEST(enable_after_fork_counts_child)
 	close(fd);
 }
 
-/* What the child does before the enable is not counted. */
-TEST(disabled_copy_counts_nothing_before_enable)
+/*
+ * Fork a child that runs @child_fn(@ready, @go) and must _exit(0): it
+ * writes a byte to @ready when it has done its part before the enable,
+ * then waits for a byte on @go.  The parent enables @fd in between, and
+ * returns @fd's count once the child has exited 0, else ~0ULL.
+ */
+static __u64 count_after_handshake(int fd, void (*child_fn)(int ready, int go))
 {
-	int done[2], go[2], fd;
+	int ready[2], go[2], ok = 0;
+	__u64 count = ~0ULL;
 	pid_t child;
 	char c = 0;
 
-	ASSERT_EQ(0, pipe(done));
-	ASSERT_EQ(0, pipe(go));
+	if (pipe(ready))
+		return count;
+	if (pipe(go))
+		goto out_ready;
+	child = fork();
+	if (child == 0) {
+		close(ready[0]);
+		close(go[1]);
+		child_fn(ready[1], go[0]);
+		_exit(1);
+	}
+	if (child > 0 && read(ready[0], &c, 1) == 1 && !enable(fd) &&
+	    write(go[1], &c, 1) == 1)
+		ok = 1;
+	/* a child still waiting on @go reads end of file and gives up */
+	close(go[1]);
+	close(go[0]);
+	if (child > 0 && !reap_child(child) && ok)
+		count = read_value(fd);
+out_ready:
+	close(ready[0]);
+	close(ready[1]);
+	return count;
+}
+
+static void faults_then_wait(int ready, int go)
+{
+	char c = 0;
+
+	if (touch_pages(NR_PAGES) || write(ready, &c, 1) != 1 ||
+	    read(go, &c, 1) != 1)
+		_exit(1);
+	_exit(0);
+}
+
+/* What the child does before the enable is not counted. */
+TEST(disabled_copy_counts_nothing_before_enable)
+{
+	__u64 count;
+	int fd;
+
 	fd = open_disabled_faults(0);
 	ASSERT_GE(fd, 0);
-	child = fork();
-	ASSERT_GE(child, 0);
-	if (child == 0) {
-		if (touch_pages(NR_PAGES) || write(done[1], &c, 1) != 1 ||
-		    read(go[0], &c, 1) != 1)
-			_exit(1);
-		_exit(0);
-	}
-	ASSERT_EQ(1, read(done[0], &c, 1));
-	ASSERT_EQ(0, enable(fd));
-	ASSERT_EQ(1, write(go[1], &c, 1));
-	ASSERT_EQ(0, reap_child(child));
-	EXPECT_LT(read_value(fd), NR_PAGES);
+	count = count_after_handshake(fd, faults_then_wait);
+	ASSERT_NE(~0ULL, count);
+	EXPECT_LT(count, NR_PAGES);
 	close(fd);
-	close(done[0]);
-	close(done[1]);
-	close(go[0]);
-	close(go[1]);
+}
+
+static void fork_then_grandchild_faults(int ready, int go)
+{
+	pid_t grandchild = fork();
+	char c = 0;
+
+	if (grandchild == 0) {
+		if (read(go, &c, 1) != 1)
+			_exit(1);
+		_exit(touch_pages(NR_PAGES) ? 1 : 0);
+	}
+	if (grandchild < 0 || write(ready, &c, 1) != 1)
+		_exit(1);
+	_exit(reap_child(grandchild) ? 1 : 0);
 }
 
 /* A grandchild forked by a child while the event was off counts too. */
 TEST(enable_after_fork_counts_grandchild)
 {
-	int ready[2], go[2], fd;
-	pid_t child;
-	char c = 0;
+	__u64 count;
+	int fd;
 
-	ASSERT_EQ(0, pipe(ready));
-	ASSERT_EQ(0, pipe(go));
 	fd = open_disabled_faults(0);
 	ASSERT_GE(fd, 0);
-	child = fork();
-	ASSERT_GE(child, 0);
-	if (child == 0) {
-		pid_t grandchild = fork();
-
-		if (grandchild == 0) {
-			if (read(go[0], &c, 1) != 1)
-				_exit(1);
-			_exit(touch_pages(NR_PAGES) ? 1 : 0);
-		}
-		if (grandchild < 0 || write(ready[1], &c, 1) != 1)
-			_exit(1);
-		_exit(reap_child(grandchild) ? 1 : 0);
-	}
-	ASSERT_EQ(1, read(ready[0], &c, 1));
-	ASSERT_EQ(0, enable(fd));
-	ASSERT_EQ(1, write(go[1], &c, 1));
-	ASSERT_EQ(0, reap_child(child));
-	EXPECT_GE(read_value(fd), NR_PAGES);
+	count = count_after_handshake(fd, fork_then_grandchild_faults);
+	ASSERT_NE(~0ULL, count);
+	EXPECT_GE(count, NR_PAGES);
 	close(fd);
-	close(ready[0]);
-	close(ready[1]);
-	close(go[0]);
-	close(go[1]);
 }
 
 struct window_thread {

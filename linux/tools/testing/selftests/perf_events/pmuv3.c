@@ -313,10 +313,11 @@ TEST_F(pmu, cycles_every_type)
 
 /*
  * Exception-level filters: of a loop that stays in user space, the
- * count with exclude_kernel is the larger part of the unfiltered count,
- * the one with exclude_user the smaller (the kernel's part is interrupt
- * handling, which on a debug kernel under emulation is up to a third of
- * the cycles), and the two add up to the whole.
+ * count with exclude_kernel is a good part of the unfiltered count, and
+ * the two filtered counts add up to the whole.  The kernel's part is
+ * interrupt handling: on a debug kernel under emulation on a loaded host
+ * it can pass half of the cycles, so the user part is only required to
+ * be a quarter of them.
  */
 TEST_F(pmu, exclude_user_kernel)
 {
@@ -345,7 +346,7 @@ TEST_F(pmu, exclude_user_kernel)
 	       (unsigned long long)kernel);
 	EXPECT_LT(0, user);
 	EXPECT_LE(user, all + all / 20);
-	EXPECT_LT(kernel, user);
+	EXPECT_LT(all / 4, user);
 	EXPECT_TRUE(close_enough(all, user + kernel, 10));
 }
 

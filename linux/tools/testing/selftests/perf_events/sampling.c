@@ -28,9 +28,6 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 #include <linux/perf_event.h>
-#if defined(__x86_64__) || defined(__aarch64__)
-#include <asm/perf_regs.h>
-#endif
 
 #include "../kselftest_harness.h"
 #include "perf_helpers.h"
@@ -351,12 +348,13 @@ TEST(callchain_with_kernel)
 	close(fd);
 }
 
+/* Register numbers of the arch's enum perf_event_x86_regs / arm64_regs. */
 #if defined(__x86_64__)
-#define REG_SP	PERF_REG_X86_SP
-#define REG_PC	PERF_REG_X86_IP
+#define REG_SP	7	/* PERF_REG_X86_SP */
+#define REG_PC	8	/* PERF_REG_X86_IP */
 #elif defined(__aarch64__)
-#define REG_SP	PERF_REG_ARM64_SP
-#define REG_PC	PERF_REG_ARM64_PC
+#define REG_SP	31	/* PERF_REG_ARM64_SP */
+#define REG_PC	32	/* PERF_REG_ARM64_PC */
 #endif
 
 TEST(regs_user)
