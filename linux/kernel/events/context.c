@@ -1090,6 +1090,28 @@ static void ctx_call_ipi(void *data)
 	call->done = 1;
 }
 
+/**
+ * perf_ctx_call_local - ctx_function_call()'s work, in a cross-call
+ * @ctx: the context
+ * @func: what to run, with @ctx->lock held
+ * @info: passed to @func
+ *
+ * For the handler of a caller's own cross-call to many CPUs at once: runs
+ * @func if @ctx is this CPU's context or the task context active here.
+ * IRQs off.
+ *
+ * Return: true if @func ran.
+ */
+bool perf_ctx_call_local(struct perf_event_context *ctx, ctx_func_t func,
+			 void *info)
+{
+	struct ctx_call call = { .ctx = ctx, .func = func, .info = info };
+
+	lockdep_assert_irqs_disabled();
+	ctx_call_ipi(&call);
+	return call.done;
+}
+
 /* @ctx is a task's context, and that task is running with it somewhere. */
 static bool ctx_task_running(struct perf_event_context *ctx)
 {
@@ -1416,7 +1438,7 @@ void perf_remove_event(struct perf_event *event, unsigned int flags)
  * Enable, disable, reset, refresh
  */
 
-static void enable_func(struct perf_cpu_context *cpuctx,
+void perf_enable_func(struct perf_cpu_context *cpuctx,
 			struct perf_event_context *ctx, void *info)
 {
 	struct perf_event *event = info;
@@ -1448,17 +1470,17 @@ void perf_event_enable_locked(struct perf_event *event)
 
 	assert_event_locked(event);
 	/*
-	 * Enabled already, or gone with its task: no call.  enable_func()
+	 * Enabled already, or gone with its task: no call.  perf_enable_func()
 	 * checks again under the context's lock; only the CPU where the
 	 * event runs moves it between ACTIVE, INACTIVE and ERROR meanwhile.
 	 */
 	if (state >= PERF_EVENT_STATE_INACTIVE ||
 	    state < PERF_EVENT_STATE_ERROR)
 		return;
-	ctx_function_call(event->ctx, enable_func, event);
+	ctx_function_call(event->ctx, perf_enable_func, event);
 }
 
-static void disable_func(struct perf_cpu_context *cpuctx,
+void perf_disable_func(struct perf_cpu_context *cpuctx,
 			 struct perf_event_context *ctx, void *info)
 {
 	struct perf_event *event = info;
@@ -1486,10 +1508,10 @@ void perf_event_disable_locked(struct perf_event *event)
 	assert_event_locked(event);
 	if (READ_ONCE(event->state) < PERF_EVENT_STATE_INACTIVE)
 		return;
-	ctx_function_call(ctx, disable_func, event);
+	ctx_function_call(ctx, perf_disable_func, event);
 }
 
-static void reset_func(struct perf_cpu_context *cpuctx,
+void perf_reset_func(struct perf_cpu_context *cpuctx,
 		       struct perf_event_context *ctx, void *info)
 {
 	struct perf_event *event = info;
@@ -1511,7 +1533,7 @@ static void reset_func(struct perf_cpu_context *cpuctx,
 void perf_event_reset_locked(struct perf_event *event)
 {
 	assert_event_locked(event);
-	ctx_function_call(event->ctx, reset_func, event);
+	ctx_function_call(event->ctx, perf_reset_func, event);
 }
 
 /**
@@ -1571,6 +1593,15 @@ static void sync_ipi(void *data)
 		args->done = 1;
 	}
 	raw_spin_unlock(&ctx->lock);
+}
+
+void perf_sync_func(struct perf_cpu_context *cpuctx,
+		    struct perf_event_context *ctx, void *info)
+{
+	struct perf_event *event = info;
+
+	sync_locked(event, false,
+		    READ_ONCE(event->oncpu) == smp_processor_id());
 }
 
 /*
@@ -1952,10 +1983,10 @@ int perf_event_disable_in_irq(struct perf_event *event)
 	perf_ctx_lock_other(cpuctx, ctx);
 	if (!ctx->is_active) {
 		perf_ctx_update_time(ctx);
-		disable_func(NULL, ctx, event);
+		perf_disable_func(NULL, ctx, event);
 	} else if (ctx == &cpuctx->ctx || cpuctx->task_ctx == ctx) {
 		perf_ctx_update_time(ctx);
-		disable_func(cpuctx, ctx, event);
+		perf_disable_func(cpuctx, ctx, event);
 	} else {
 		cpu = ctx->task ? task_cpu(ctx->task) : ctx->cpu;
 	}

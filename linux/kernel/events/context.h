@@ -86,6 +86,20 @@ typedef void (*ctx_func_t)(struct perf_cpu_context *cpuctx,
 			   struct perf_event_context *ctx, void *info);
 void ctx_function_call(struct perf_event_context *ctx, ctx_func_t func,
 		       void *info);
+bool perf_ctx_call_local(struct perf_event_context *ctx, ctx_func_t func,
+			 void *info);
+/*
+ * What ENABLE, DISABLE, RESET and a read do to one event (the @info), as
+ * ctx_func_t: for callers that reach many contexts at once.
+ */
+void perf_enable_func(struct perf_cpu_context *cpuctx,
+		      struct perf_event_context *ctx, void *info);
+void perf_disable_func(struct perf_cpu_context *cpuctx,
+		       struct perf_event_context *ctx, void *info);
+void perf_reset_func(struct perf_cpu_context *cpuctx,
+		     struct perf_event_context *ctx, void *info);
+void perf_sync_func(struct perf_cpu_context *cpuctx,
+		    struct perf_event_context *ctx, void *info);
 
 /* Bring event->count and the times up to date (IPI if active elsewhere). */
 void perf_event_sync(struct perf_event *event, bool group);

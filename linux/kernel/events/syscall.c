@@ -19,6 +19,7 @@
  *   attr.size < VER0, > PAGE_SIZE, or non-zero bytes past
  *     what this kernel knows (size written back to the user)    E2BIG
  *   reserved bits, unknown sample_type/read_format bits,
+ *     PERF_FORMAT_PER_CPU without PERF_FLAG_ALL_CPUS,
  *     period_random_bits without a fixed period above 2^(k-1),
  *     bad branch_sample_type, WEIGHT with WEIGHT_STRUCT,
  *     inherit_thread without inherit, remove_on_exec with
@@ -29,6 +30,8 @@
  *     namespaces, physical addresses (perf_event_check_access)  EACCES/EPERM
  *   freq above perf_event_max_sample_rate, period bit 63        EINVAL
  *   PERF_FLAG_PID_CGROUP with pid or cpu == -1                  EINVAL
+ *   PERF_FLAG_ALL_CPUS: the rest of the checks are all_cpus.c's (its
+ *     top comment has them)
  *   no free file descriptor                                     EMFILE
  *   group_fd not a perf event                                   EBADF
  *   group leader already exited (state EXIT or DEAD)            ENODEV
@@ -82,6 +85,7 @@
 #include <linux/uaccess.h>
 
 #include "internal.h"
+#include "all_cpus.h"
 #include "aux.h"
 #include "context.h"
 #include "event.h"
@@ -92,7 +96,8 @@
 #include "sysctl.h"
 
 #define PERF_OPEN_FLAGS_KNOWN	(PERF_FLAG_FD_NO_GROUP | PERF_FLAG_FD_OUTPUT | \
-				 PERF_FLAG_PID_CGROUP | PERF_FLAG_FD_CLOEXEC)
+				 PERF_FLAG_PID_CGROUP | PERF_FLAG_FD_CLOEXEC | \
+				 PERF_FLAG_ALL_CPUS)
 
 /* Branch levels that reveal more than the user's own code. */
 #define PERF_BRANCH_PRIVILEGED	(PERF_SAMPLE_BRANCH_KERNEL | PERF_SAMPLE_BRANCH_HV)
@@ -706,6 +711,11 @@ SYSCALL_DEFINE5(perf_event_open, struct perf_event_attr __user *, attr_uptr,
 	if (err)
 		return err;
 
+	/* the per-CPU layout belongs to one fd for every CPU */
+	if ((args.attr.read_format & PERF_FORMAT_PER_CPU) &&
+	    !(flags & PERF_FLAG_ALL_CPUS))
+		return -EINVAL;
+
 	err = perf_event_check_access(&args.attr);
 	if (err)
 		return err;
@@ -717,6 +727,9 @@ SYSCALL_DEFINE5(perf_event_open, struct perf_event_attr __user *, attr_uptr,
 	/* A cgroup is watched on one CPU at a time. */
 	if ((flags & PERF_FLAG_PID_CGROUP) && (pid == -1 || cpu == -1))
 		return -EINVAL;
+
+	if (flags & PERF_FLAG_ALL_CPUS)
+		return perf_all_cpus_open(&args.attr, pid, cpu, group_fd, flags);
 
 	if (flags & PERF_FLAG_FD_CLOEXEC)
 		args.f_flags |= O_CLOEXEC;
@@ -763,6 +776,71 @@ out_targets:
 	perf_open_put_targets(&args);
 	put_unused_fd(event_fd);
 	return err;
+}
+
+/**
+ * perf_event_create_cpu_event - a user's CPU-wide event without a file
+ * @attr: the user's attr, checked as perf_event_open() checks it
+ * @cpu: a possible CPU, online or not
+ *
+ * For PERF_FLAG_ALL_CPUS (all_cpus.c), which has checked the caller's
+ * right to watch CPUs.  An event on an offline CPU waits in that CPU's
+ * context and counts once the CPU is online.  Freed with
+ * perf_event_release_kernel().
+ *
+ * Return: the event, or an ERR_PTR() as perf_event_open() would give.
+ */
+struct perf_event *perf_event_create_cpu_event(struct perf_event_attr *attr,
+					       int cpu)
+{
+	struct perf_event_pmu_context *epc;
+	struct perf_event_context *ctx;
+	struct perf_event *event;
+	int err;
+
+	err = perf_check_target(attr, NULL, cpu);
+	if (err)
+		return ERR_PTR(err);
+
+	event = perf_event_alloc(attr, cpu, NULL, NULL, NULL, NULL, NULL, -1);
+	if (IS_ERR(event))
+		return event;
+
+	err = perf_event_setup_after_alloc(event);
+	if (err)
+		goto out_free;
+
+	ctx = perf_ctx_find_get(NULL, cpu);
+	if (IS_ERR(ctx)) {
+		err = PTR_ERR(ctx);
+		goto out_free;
+	}
+	mutex_lock(&ctx->mutex);
+
+	epc = perf_epc_find_get(ctx, event);
+	if (IS_ERR(epc)) {
+		err = PTR_ERR(epc);
+		goto out_ctx;
+	}
+	event->pmu_ctx = epc;
+
+	err = -EBUSY;
+	if (perf_exclusive_pmu_taken(ctx, event)) {
+		event->pmu_ctx = NULL;
+		perf_epc_put(epc);
+		goto out_ctx;
+	}
+
+	perf_event_calc_read_size(event);
+	perf_install_event(ctx, event, cpu);
+	mutex_unlock(&ctx->mutex);
+	return event;
+
+out_ctx:
+	perf_unlock_target_ctx(ctx);
+out_free:
+	perf_event_free(event);
+	return ERR_PTR(err);
 }
 
 /**

@@ -1,0 +1,383 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * One fd that counts on every CPU: perf_event_open() with
+ * PERF_FLAG_ALL_CPUS, pid == -1 and cpu == -1.
+ *
+ * The fd stands for one counting event per possible CPU, each an ordinary
+ * CPU-wide event in its CPU's context.  An event of a CPU that is offline
+ * waits there and counts once the CPU comes online, so CPUs that come
+ * online later are counted without anything done at hotplug.
+ *
+ * ENABLE, DISABLE, RESET and a read reach every CPU with one cross-call
+ * (on_each_cpu()), where each CPU acts on its own event under its context's
+ * lock; only the events of CPUs that did not answer (offline ones) are
+ * then reached one by one through their context.  These change only the
+ * events' state, counts and times, which ctx->lock alone protects.  The
+ * events are created, and released at the last close, one by one, each
+ * under its context's mutex, which a change of a context's lists needs.
+ *
+ * read() gives the read_format layout of one event, with the counts, times
+ * and lost samples summed over the CPUs, or with PERF_FORMAT_PER_CPU the
+ * number of CPUs and each CPU's values (include/uapi/linux/perf_event.h).
+ * The id is that of the first CPU's event, the same in every entry.
+ *
+ * Refused, in this order (after the checks of the attr that every open
+ * makes, and before the first event is made):
+ *   pid or cpu not -1, a group_fd, PERF_FLAG_PID_CGROUP or
+ *     PERF_FLAG_FD_OUTPUT                                    EINVAL
+ *   PERF_FORMAT_GROUP (the fd is no group)                  EINVAL
+ *   aux_output or aux_pause/aux_resume (no AUX leader)      EINVAL
+ *   a sampling event (no buffer to write to)                EOPNOTSUPP
+ *   no right to watch CPUs (perf_allow_cpu())               EACCES
+ *   a PMU whose counters several CPUs share (uncore): its
+ *     events move between CPUs, and N CPUs would count one
+ *     counter N times                                       EOPNOTSUPP
+ * and then whatever opening the event of one CPU gives.
+ *
+ * Locking: all_cpus->mutex serialises the fd's operations; it nests
+ * outside every context's mutex and lock.  The events never leave their
+ * contexts while the fd is open: only the release removes them, and PMUs
+ * whose events migrate are refused.  So the cross-call's handler may act
+ * on its CPU's event under that context's lock without its mutex: no one
+ * else enables, disables or resets these events.
+ */
+
+#include <linux/anon_inodes.h>
+#include <linux/compat.h>
+#include <linux/cpumask.h>
+#include <linux/file.h>
+#include <linux/fs.h>
+#include <linux/mutex.h>
+#include <linux/perf_event.h>
+#include <linux/security.h>
+#include <linux/slab.h>
+#include <linux/smp.h>
+#include <linux/uaccess.h>
+
+#include "internal.h"
+#include "all_cpus.h"
+#include "context.h"
+#include "event.h"
+#include "syscall.h"
+
+/**
+ * struct perf_all_cpus - the object behind a PERF_FLAG_ALL_CPUS fd
+ * @mutex: serialises ioctl(), read() (and so @answered)
+ * @read_format: the user's read_format (the events have no PER_CPU bit)
+ * @id: what PERF_EVENT_IOC_ID and PERF_FORMAT_ID give
+ * @nr: events in @events
+ * @answered: the CPUs whose event the last cross-call reached
+ * @events: the event of each possible CPU, NULL for the others
+ */
+struct perf_all_cpus {
+	struct mutex		mutex;
+	u64			read_format;
+	u64			id;
+	unsigned int		nr;
+	cpumask_var_t		answered;
+	struct perf_event	*events[];
+};
+
+struct all_cpus_call {
+	struct perf_all_cpus	*all;
+	ctx_func_t		func;
+};
+
+static void all_cpus_call_ipi(void *data)
+{
+	struct all_cpus_call *call = data;
+	struct perf_all_cpus *all = call->all;
+	int cpu = smp_processor_id();
+	struct perf_event *event = all->events[cpu];
+
+	if (event && perf_ctx_call_local(event->ctx, call->func, event))
+		cpumask_set_cpu(cpu, all->answered);
+}
+
+/*
+ * @func on each CPU's event, on that CPU, in one cross-call; sets
+ * @all->answered to the CPUs where it ran.
+ */
+static void all_cpus_broadcast(struct perf_all_cpus *all, ctx_func_t func)
+	__must_hold(&all->mutex)
+{
+	struct all_cpus_call call = { .all = all, .func = func };
+
+	lockdep_assert_held(&all->mutex);
+	cpumask_clear(all->answered);
+	on_each_cpu(all_cpus_call_ipi, &call, 1);
+}
+
+/* @func on every event: a broadcast, then one call each for the rest. */
+static void all_cpus_apply(struct perf_all_cpus *all, ctx_func_t func)
+	__must_hold(&all->mutex)
+{
+	struct perf_event_context *ctx;
+	struct perf_event *event;
+	int cpu;
+
+	all_cpus_broadcast(all, func);
+	for_each_possible_cpu(cpu) {
+		event = all->events[cpu];
+		if (!event || cpumask_test_cpu(cpu, all->answered))
+			continue;
+		ctx = perf_event_ctx_lock(event);
+		ctx_function_call(ctx, func, event);
+		perf_event_ctx_unlock(event, ctx);
+	}
+}
+
+/*
+ * Take every event out of its context and free it; the fd is gone.  One
+ * call per CPU: a removal changes the context's lists, which its mutex
+ * must hold still for the readers that take only the mutex.
+ */
+static void all_cpus_free(struct perf_all_cpus *all)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		if (all->events[cpu])
+			perf_event_release_kernel(all->events[cpu]);
+	free_cpumask_var(all->answered);
+	kvfree(all);
+}
+
+static int perf_all_cpus_release(struct inode *inode, struct file *file)
+{
+	all_cpus_free(file->private_data);
+	return 0;
+}
+
+/* Words of one CPU's entry, or of the sum: value and the optional ones. */
+static unsigned int all_cpus_words(u64 read_format)
+{
+	return 1 + !!(read_format & PERF_FORMAT_TOTAL_TIME_ENABLED) +
+	       !!(read_format & PERF_FORMAT_TOTAL_TIME_RUNNING) +
+	       !!(read_format & PERF_FORMAT_ID) +
+	       !!(read_format & PERF_FORMAT_LOST);
+}
+
+/* @event's values (after a sync) as read_format words from @w; the end. */
+static u64 *all_cpus_entry(struct perf_all_cpus *all, struct perf_event *event,
+			   u64 *w)
+{
+	u64 fmt = all->read_format;
+
+	*w++ = local64_read(&event->count);
+	if (fmt & PERF_FORMAT_TOTAL_TIME_ENABLED)
+		*w++ = event->total_time_enabled;
+	if (fmt & PERF_FORMAT_TOTAL_TIME_RUNNING)
+		*w++ = event->total_time_running;
+	if (fmt & PERF_FORMAT_ID)
+		*w++ = all->id;
+	if (fmt & PERF_FORMAT_LOST)
+		*w++ = atomic64_read(&event->lost_samples);
+	return w;
+}
+
+static ssize_t all_cpus_read_per_cpu(struct perf_all_cpus *all,
+				     u64 __user *ubuf)
+{
+	unsigned int words = all_cpus_words(all->read_format);
+	u64 entry[6];
+	int cpu;
+
+	if (put_user((u64)all->nr, ubuf++))
+		return -EFAULT;
+	for_each_possible_cpu(cpu) {
+		if (!all->events[cpu])
+			continue;
+		entry[0] = cpu;
+		all_cpus_entry(all, all->events[cpu], entry + 1);
+		if (copy_to_user(ubuf, entry, (words + 1) * sizeof(u64)))
+			return -EFAULT;
+		ubuf += words + 1;
+	}
+	return (1 + all->nr * (words + 1)) * sizeof(u64);
+}
+
+static ssize_t all_cpus_read_sum(struct perf_all_cpus *all, u64 __user *ubuf)
+{
+	unsigned int words = all_cpus_words(all->read_format), i;
+	u64 sum[5] = {}, one[5];
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		if (!all->events[cpu])
+			continue;
+		all_cpus_entry(all, all->events[cpu], one);
+		for (i = 0; i < words; i++)
+			sum[i] += one[i];
+	}
+	/* the id is the fd's, not a sum */
+	if (all->read_format & PERF_FORMAT_ID)
+		sum[words - 1 - !!(all->read_format & PERF_FORMAT_LOST)] =
+			all->id;
+	if (copy_to_user(ubuf, sum, words * sizeof(u64)))
+		return -EFAULT;
+	return words * sizeof(u64);
+}
+
+static ssize_t perf_all_cpus_read(struct file *file, char __user *buf,
+				  size_t count, loff_t *ppos)
+{
+	struct perf_all_cpus *all = file->private_data;
+	bool per_cpu = all->read_format & PERF_FORMAT_PER_CPU;
+	unsigned int words = all_cpus_words(all->read_format);
+	size_t size;
+	ssize_t ret;
+
+	ret = security_perf_event_read(all->events[cpumask_first(cpu_possible_mask)]);
+	if (ret)
+		return ret;
+	size = per_cpu ? (1 + all->nr * (words + 1)) * sizeof(u64) :
+			 words * sizeof(u64);
+	if (count < size)
+		return -ENOSPC;
+
+	mutex_lock(&all->mutex);
+	all_cpus_apply(all, perf_sync_func);
+	if (per_cpu)
+		ret = all_cpus_read_per_cpu(all, (u64 __user *)buf);
+	else
+		ret = all_cpus_read_sum(all, (u64 __user *)buf);
+	mutex_unlock(&all->mutex);
+	return ret;
+}
+
+static long perf_all_cpus_ioctl(struct file *file, unsigned int cmd,
+				unsigned long arg)
+{
+	struct perf_all_cpus *all = file->private_data;
+	ctx_func_t func;
+
+	switch (cmd) {
+	case PERF_EVENT_IOC_ENABLE:
+		func = perf_enable_func;
+		break;
+	case PERF_EVENT_IOC_DISABLE:
+		func = perf_disable_func;
+		break;
+	case PERF_EVENT_IOC_RESET:
+		func = perf_reset_func;
+		break;
+	case PERF_EVENT_IOC_ID:
+		return put_user(all->id, (u64 __user *)arg) ? -EFAULT : 0;
+	case PERF_EVENT_IOC_REFRESH:
+	case PERF_EVENT_IOC_PERIOD:
+	case PERF_EVENT_IOC_SET_OUTPUT:
+	case PERF_EVENT_IOC_SET_FILTER:
+	case PERF_EVENT_IOC_SET_BPF:
+	case PERF_EVENT_IOC_PAUSE_OUTPUT:
+	case PERF_EVENT_IOC_QUERY_BPF:
+	case PERF_EVENT_IOC_MODIFY_ATTRIBUTES:
+		return -EOPNOTSUPP;
+	default:
+		return -ENOTTY;
+	}
+
+	mutex_lock(&all->mutex);
+	all_cpus_apply(all, func);
+	mutex_unlock(&all->mutex);
+	return 0;
+}
+
+static const struct file_operations perf_all_cpus_fops = {
+	.read		= perf_all_cpus_read,
+	.unlocked_ioctl	= perf_all_cpus_ioctl,
+	.compat_ioctl	= compat_ptr_ioctl,
+	.release	= perf_all_cpus_release,
+};
+
+/* The refusals of the table at the top that come before any event. */
+static int all_cpus_check(struct perf_event_attr *attr, pid_t pid, int cpu,
+			  int group_fd, unsigned long flags)
+{
+	if (pid != -1 || cpu != -1 || group_fd != -1 ||
+	    (flags & (PERF_FLAG_PID_CGROUP | PERF_FLAG_FD_OUTPUT)))
+		return -EINVAL;
+	if (attr->read_format & PERF_FORMAT_GROUP)
+		return -EINVAL;
+	if (attr->aux_output || attr->aux_action)
+		return -EINVAL;
+	if (attr->freq || attr->sample_period)
+		return -EOPNOTSUPP;
+	return perf_allow_cpu();
+}
+
+/* An uncore-style PMU: one set of counters for several CPUs. */
+static bool all_cpus_pmu_shared(struct perf_event *event)
+{
+	struct pmu *pmu = event->pmu;
+
+	return pmu->scope != PERF_PMU_SCOPE_NONE ||
+	       pmu->task_ctx_nr == perf_invalid_context;
+}
+
+/**
+ * perf_all_cpus_open - perf_event_open() with PERF_FLAG_ALL_CPUS
+ * @attr: the attr, copied and checked (perf_copy_attr() and the access and
+ *	  rate checks)
+ * @pid: must be -1
+ * @cpu: must be -1
+ * @group_fd: must be -1
+ * @flags: PERF_FLAG_ALL_CPUS, maybe PERF_FLAG_FD_CLOEXEC and
+ *	   PERF_FLAG_FD_NO_GROUP
+ *
+ * Return: the new fd, or a negative errno (the table at the top).
+ */
+int perf_all_cpus_open(struct perf_event_attr *attr, pid_t pid, int cpu,
+		       int group_fd, unsigned long flags)
+{
+	struct perf_event_attr one = *attr;
+	struct perf_all_cpus *all;
+	struct perf_event *event;
+	int err, c;
+
+	err = all_cpus_check(attr, pid, cpu, group_fd, flags);
+	if (err)
+		return err;
+
+	all = kvzalloc(struct_size(all, events, nr_cpu_ids),
+		       GFP_KERNEL_ACCOUNT);
+	if (!all)
+		return -ENOMEM;
+	if (!zalloc_cpumask_var(&all->answered, GFP_KERNEL_ACCOUNT)) {
+		kvfree(all);
+		return -ENOMEM;
+	}
+	mutex_init(&all->mutex);
+	all->read_format = attr->read_format;
+
+	/* each CPU's event: a CPU-wide event has no copies to make or sum */
+	one.read_format &= ~(u64)PERF_FORMAT_PER_CPU;
+	one.inherit = 0;
+	one.inherit_stat = 0;
+	one.inherit_thread = 0;
+	for_each_possible_cpu(c) {
+		event = perf_event_create_cpu_event(&one, c);
+		if (IS_ERR(event)) {
+			err = PTR_ERR(event);
+			goto out_free;
+		}
+		all->events[c] = event;
+		all->nr++;
+		if (all_cpus_pmu_shared(event)) {
+			err = -EOPNOTSUPP;
+			goto out_free;
+		}
+	}
+	all->id = perf_event_primary_id(all->events[cpumask_first(cpu_possible_mask)]);
+
+	err = anon_inode_getfd("[perf_event]", &perf_all_cpus_fops, all,
+			       O_RDWR | (flags & PERF_FLAG_FD_CLOEXEC ?
+					 O_CLOEXEC : 0));
+	if (err < 0)
+		goto out_free;
+	return err;
+
+out_free:
+	all_cpus_free(all);
+	return err;
+}
