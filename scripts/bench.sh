@@ -3,7 +3,7 @@
 #
 # Builds each tree's plain kernel for every arch in BENCH_ARCHES, boots each
 # BENCH_REPEAT times (default 2) in QEMU with -icount shift=0,sleep=off and
-# one CPU, with guest/bench.c as /init, and hands the logs to
+# one CPU (BENCH_SMP=N for N), with guest/bench.c as /init, and hands the logs to
 # scripts/bench-report.py, which prints the table and writes out/bench/.
 # Guest time is an exact count of guest instructions and "norandmaps" turns
 # off address-space randomisation (which otherwise moves fork and exec costs
@@ -37,7 +37,7 @@ echo "bench.sh: kernels and images ready after $(( $(date +%s) - start ))s"
 
 run_one() { # TREE ARCH REP
 	local t0=$(date +%s) rc=0
-	INITRD=$top/build/bench/$2/initramfs.cpio ICOUNT=exact SMP=1 MEM=2G \
+	INITRD=$top/build/bench/$2/initramfs.cpio ICOUNT=exact SMP=${BENCH_SMP:-1} MEM=2G \
 		APPEND="norandmaps ${BENCH_APPEND:-}" \
 		TIMEOUT=${BENCH_TIMEOUT:-1200} \
 		scripts/guest-run.sh "$1" "$2" "" bench "$out/logs/$1-$2-$3.log" || rc=$?

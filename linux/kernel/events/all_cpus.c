@@ -70,7 +70,7 @@
  * @events: the event of each possible CPU, NULL for the others
  */
 struct perf_all_cpus {
-	struct mutex		mutex;
+	struct mutex		mutex;		/* see above */
 	u64			read_format;
 	u64			id;
 	unsigned int		nr;

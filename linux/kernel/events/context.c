@@ -830,8 +830,13 @@ void perf_ctx_sched_in(struct perf_event_context *ctx, int what)
 		perf_epc_sched_in(epc, what);
 }
 
-/*
- * Reschedule everything of one PMU on this CPU so that the priorities hold:
+/**
+ * perf_pmu_resched_locked - put one PMU's events of this CPU back in order
+ * @cpuctx: this CPU's context; its ctx->lock held, IRQs off
+ * @pmu: the PMU
+ * @fresh: a context whose time the caller has just brought up, or NULL
+ *
+ * Reschedules everything of @pmu on this CPU so that the priorities hold:
  * CPU pinned, task pinned, CPU flexible, task flexible.
  *
  * Both contexts' times are brought up to now before anything comes off,
@@ -840,9 +845,9 @@ void perf_ctx_sched_in(struct perf_event_context *ctx, int what)
  * their start.  Moving it again would count the resched itself as time
  * enabled but not running.
  */
-static void pmu_resched_locked(struct perf_cpu_context *cpuctx,
-			       struct pmu *pmu,
-			       struct perf_event_context *fresh)
+void perf_pmu_resched_locked(struct perf_cpu_context *cpuctx,
+			     struct pmu *pmu,
+			     struct perf_event_context *fresh)
 {
 	struct perf_cpu_pmu_context *cpc = perf_this_cpc(pmu);
 	struct perf_event_pmu_context *tepc = cpc->task_epc;
@@ -917,7 +922,7 @@ static void task_ctx_activate(struct perf_cpu_context *cpuctx,
 			perf_epc_sched_in(epc, EVENT_ALL);
 			continue;
 		}
-		pmu_resched_locked(cpuctx, epc->pmu, ctx);
+		perf_pmu_resched_locked(cpuctx, epc->pmu, ctx);
 	}
 	raw_spin_unlock(&ctx->lock);
 	raw_spin_unlock(&cpuctx->ctx.lock);
@@ -1068,7 +1073,7 @@ static void ctx_call_ipi(void *data)
 	}
 	/*
 	 * Both contexts of this CPU, whichever @ctx is: @func may reschedule
-	 * a PMU (pmu_resched_locked()), which takes the running task's
+	 * a PMU (perf_pmu_resched_locked()), which takes the running task's
 	 * groups off and on as well as the CPU's.
 	 */
 	tctx = cpuctx->task_ctx;
@@ -1247,7 +1252,7 @@ static void event_try_start(struct perf_cpu_context *cpuctx,
 	perf_pmu_enable(pmu);
 	if (!err)
 		return;
-	pmu_resched_locked(cpuctx, pmu, event->ctx);
+	perf_pmu_resched_locked(cpuctx, pmu, event->ctx);
 }
 
 /* Link @event into @ctx and its group; nothing goes on the PMU yet. */
@@ -1439,7 +1444,7 @@ void perf_remove_event(struct perf_event *event, unsigned int flags)
  */
 
 void perf_enable_func(struct perf_cpu_context *cpuctx,
-			struct perf_event_context *ctx, void *info)
+		      struct perf_event_context *ctx, void *info)
 {
 	struct perf_event *event = info;
 
@@ -1481,7 +1486,7 @@ void perf_event_enable_locked(struct perf_event *event)
 }
 
 void perf_disable_func(struct perf_cpu_context *cpuctx,
-			 struct perf_event_context *ctx, void *info)
+		       struct perf_event_context *ctx, void *info)
 {
 	struct perf_event *event = info;
 
@@ -1512,7 +1517,7 @@ void perf_event_disable_locked(struct perf_event *event)
 }
 
 void perf_reset_func(struct perf_cpu_context *cpuctx,
-		       struct perf_event_context *ctx, void *info)
+		     struct perf_event_context *ctx, void *info)
 {
 	struct perf_event *event = info;
 
@@ -1740,7 +1745,7 @@ void perf_pmu_resched(struct pmu *pmu)
 	tctx = cpuctx->task_ctx;
 	raw_spin_lock(&cpuctx->ctx.lock);
 	perf_ctx_lock_other(cpuctx, tctx);
-	pmu_resched_locked(cpuctx, pmu, NULL);
+	perf_pmu_resched_locked(cpuctx, pmu, NULL);
 	perf_ctx_unlock_other(cpuctx, tctx);
 	raw_spin_unlock(&cpuctx->ctx.lock);
 	local_irq_restore(flags);
@@ -1826,72 +1831,6 @@ void perf_group_move(struct perf_event *leader,
 		perf_sb_event_attach(event);
 	}
 	perf_epc_put(epc);
-}
-
-/* ---------------------------------------------------------------------
- * The task's own events: exit and exec helpers for inherit.c
- */
-
-static void sched_out_all_func(struct perf_cpu_context *cpuctx,
-			       struct perf_event_context *ctx, void *info)
-{
-	struct perf_event_pmu_context *epc;
-
-	list_for_each_entry(epc, &ctx->pmu_ctx_list, pmu_ctx_entry) {
-		perf_epc_sched_out(epc, EVENT_ALL);
-		if (cpuctx)
-			perf_this_cpc(epc->pmu)->task_epc = NULL;
-	}
-	ctx->is_active = 0;
-	if (cpuctx && cpuctx->task_ctx == ctx)
-		cpuctx->task_ctx = NULL;
-}
-
-/**
- * perf_ctx_sched_out_all - take every event of a task context off the PMUs
- * @ctx: the context; ctx->mutex held
- *
- * Used at exit: the context stays inactive afterwards.
- */
-void perf_ctx_sched_out_all(struct perf_event_context *ctx)
-{
-	lockdep_assert_held(&ctx->mutex);
-	ctx_function_call(ctx, sched_out_all_func, NULL);
-}
-
-static void enable_on_exec_func(struct perf_cpu_context *cpuctx,
-				struct perf_event_context *ctx, void *info)
-{
-	struct perf_event *event;
-	bool changed = false;
-
-	list_for_each_entry(event, &ctx->event_list, event_entry) {
-		if (!event->attr.enable_on_exec ||
-		    event->state >= PERF_EVENT_STATE_INACTIVE)
-			continue;
-		event->attr.enable_on_exec = 0;
-		if (event->state != PERF_EVENT_STATE_OFF)
-			continue;
-		event->tstamp = ctx->time;
-		WRITE_ONCE(event->state, PERF_EVENT_STATE_INACTIVE);
-		changed = true;
-	}
-	if (changed && cpuctx && ctx->is_active) {
-		struct perf_event_pmu_context *epc;
-
-		list_for_each_entry(epc, &ctx->pmu_ctx_list, pmu_ctx_entry)
-			pmu_resched_locked(cpuctx, epc->pmu, ctx);
-	}
-}
-
-/**
- * perf_enable_on_exec - start the events that wait for exec
- * @ctx: current's context; ctx->mutex held
- */
-void perf_enable_on_exec(struct perf_event_context *ctx)
-{
-	lockdep_assert_held(&ctx->mutex);
-	ctx_function_call(ctx, enable_on_exec_func, NULL);
 }
 
 /* ---------------------------------------------------------------------

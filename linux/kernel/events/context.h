@@ -117,8 +117,6 @@ void perf_event_times_local(struct perf_event *event, u64 *enabled,
 
 /* Task hooks used by inherit.c; ctx->mutex held where noted. */
 struct perf_event_context *perf_task_ctx_alloc(struct task_struct *task);
-void perf_ctx_sched_out_all(struct perf_event_context *ctx);
-void perf_enable_on_exec(struct perf_event_context *ctx);
 
 /*
  * The tick: walk this CPU's active contexts for throttled (if @throttled)
@@ -213,6 +211,10 @@ void perf_epc_sched_out(struct perf_event_pmu_context *epc, int what);
 void perf_epc_sched_in(struct perf_event_pmu_context *epc, int what);
 void perf_ctx_sched_out(struct perf_event_context *ctx, int what);
 void perf_ctx_sched_in(struct perf_event_context *ctx, int what);
+/* @pmu's events of this CPU off and on again, in priority order */
+void perf_pmu_resched_locked(struct perf_cpu_context *cpuctx,
+			     struct pmu *pmu,
+			     struct perf_event_context *fresh);
 
 /* Move the first flexible group to the back (the sub-context is off). */
 void perf_groups_rotate(struct perf_event_pmu_context *epc);

@@ -493,6 +493,72 @@ int perf_inherit_lazy(struct perf_event *leader)
 }
 
 /* ---------------------------------------------------------------------
+ * Off the PMU at exit, on at exec: the task's whole context at once
+ */
+
+static void sched_out_all_func(struct perf_cpu_context *cpuctx,
+			       struct perf_event_context *ctx, void *info)
+{
+	struct perf_event_pmu_context *epc;
+
+	list_for_each_entry(epc, &ctx->pmu_ctx_list, pmu_ctx_entry) {
+		perf_epc_sched_out(epc, EVENT_ALL);
+		if (cpuctx)
+			perf_this_cpc(epc->pmu)->task_epc = NULL;
+	}
+	ctx->is_active = 0;
+	if (cpuctx && cpuctx->task_ctx == ctx)
+		cpuctx->task_ctx = NULL;
+}
+
+/*
+ * perf_ctx_sched_out_all - take every event of a task context off the PMUs
+ * @ctx: the context; ctx->mutex held
+ *
+ * Used at exit: the context stays inactive afterwards.
+ */
+static void perf_ctx_sched_out_all(struct perf_event_context *ctx)
+{
+	lockdep_assert_held(&ctx->mutex);
+	ctx_function_call(ctx, sched_out_all_func, NULL);
+}
+
+static void enable_on_exec_func(struct perf_cpu_context *cpuctx,
+				struct perf_event_context *ctx, void *info)
+{
+	struct perf_event *event;
+	bool changed = false;
+
+	list_for_each_entry(event, &ctx->event_list, event_entry) {
+		if (!event->attr.enable_on_exec ||
+		    event->state >= PERF_EVENT_STATE_INACTIVE)
+			continue;
+		event->attr.enable_on_exec = 0;
+		if (event->state != PERF_EVENT_STATE_OFF)
+			continue;
+		event->tstamp = ctx->time;
+		WRITE_ONCE(event->state, PERF_EVENT_STATE_INACTIVE);
+		changed = true;
+	}
+	if (changed && cpuctx && ctx->is_active) {
+		struct perf_event_pmu_context *epc;
+
+		list_for_each_entry(epc, &ctx->pmu_ctx_list, pmu_ctx_entry)
+			perf_pmu_resched_locked(cpuctx, epc->pmu, ctx);
+	}
+}
+
+/*
+ * perf_enable_on_exec - start the events that wait for exec
+ * @ctx: current's context; ctx->mutex held
+ */
+static void perf_enable_on_exec(struct perf_event_context *ctx)
+{
+	lockdep_assert_held(&ctx->mutex);
+	ctx_function_call(ctx, enable_on_exec_func, NULL);
+}
+
+/* ---------------------------------------------------------------------
  * Exit
  */
 
