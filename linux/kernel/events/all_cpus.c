@@ -8,13 +8,13 @@
  * waits there and counts once the CPU comes online, so CPUs that come
  * online later are counted without anything done at hotplug.
  *
- * ENABLE, DISABLE, RESET and a read reach every CPU with one cross-call
- * (on_each_cpu()), where each CPU acts on its own event under its context's
- * lock; only the events of CPUs that did not answer (offline ones) are
- * then reached one by one through their context.  These change only the
- * events' state, counts and times, which ctx->lock alone protects.  The
- * events are created, and released at the last close, one by one, each
- * under its context's mutex, which a change of a context's lists needs.
+ * Opening, ENABLE, DISABLE, RESET, a read and the last close reach every
+ * CPU with one cross-call (on_each_cpu()), where each CPU acts on its own
+ * event under its context's lock; only the events of CPUs that did not
+ * answer (offline ones) are then reached one by one through their
+ * context.  Installing and removing change the contexts' lists, so they
+ * hold every context's mutex meanwhile; the others change only the
+ * events' state, counts and times, which ctx->lock alone protects.
  *
  * read() gives the read_format layout of one event, with the counts, times
  * and lost samples summed over the CPUs, or with PERF_FORMAT_PER_CPU the
@@ -34,8 +34,10 @@
  *     counter N times                                       EOPNOTSUPP
  * and then whatever opening the event of one CPU gives.
  *
- * Locking: all_cpus->mutex serialises the fd's operations; it nests
- * outside every context's mutex and lock.  The events never leave their
+ * Locking: all->mutex serialises the fd's operations; it nests outside
+ * every context's mutex and lock.  Install and release take the CPU
+ * contexts' mutexes in CPU order, all of them, as one nest under
+ * all->mutex (mutex_lock_nest_lock()).  The events never leave their
  * contexts while the fd is open: only the release removes them, and PMUs
  * whose events migrate are refused.  So the cross-call's handler may act
  * on its CPU's event under that context's lock without its mutex: no one
@@ -58,6 +60,7 @@
 #include "all_cpus.h"
 #include "context.h"
 #include "event.h"
+#include "records.h"
 #include "syscall.h"
 
 /**
@@ -127,18 +130,64 @@ static void all_cpus_apply(struct perf_all_cpus *all, ctx_func_t func)
 	}
 }
 
-/*
- * Take every event out of its context and free it; the fd is gone.  One
- * call per CPU: a removal changes the context's lists, which its mutex
- * must hold still for the readers that take only the mutex.
- */
-static void all_cpus_free(struct perf_all_cpus *all)
+/* Every event's context mutex, in CPU order: one nest for lockdep. */
+static void all_cpus_lock_ctxs(struct perf_all_cpus *all)
+	__must_hold(&all->mutex)
+{
+	int cpu;
+
+	lockdep_assert_held(&all->mutex);
+	for_each_possible_cpu(cpu)
+		if (all->events[cpu])
+			mutex_lock_nest_lock(&all->events[cpu]->ctx->mutex,
+					     &all->mutex);
+}
+
+static void all_cpus_unlock_ctxs(struct perf_all_cpus *all)
+	__must_hold(&all->mutex)
 {
 	int cpu;
 
 	for_each_possible_cpu(cpu)
 		if (all->events[cpu])
-			perf_event_release_kernel(all->events[cpu]);
+			mutex_unlock(&all->events[cpu]->ctx->mutex);
+}
+
+/*
+ * @func, an install or a removal, on every event: it changes the
+ * contexts' lists, so every context's mutex is held meanwhile.
+ */
+static void all_cpus_apply_locked(struct perf_all_cpus *all, ctx_func_t func)
+	__must_hold(&all->mutex)
+{
+	struct perf_event *event;
+	int cpu;
+
+	all_cpus_broadcast(all, func);
+	for_each_possible_cpu(cpu) {
+		event = all->events[cpu];
+		if (event && !cpumask_test_cpu(cpu, all->answered))
+			ctx_function_call(event->ctx, func, event);
+	}
+}
+
+/* Take every installed event out of its context and free it. */
+static void all_cpus_free(struct perf_all_cpus *all)
+{
+	int cpu;
+
+	mutex_lock(&all->mutex);
+	all_cpus_lock_ctxs(all);
+	for_each_possible_cpu(cpu)
+		if (all->events[cpu])
+			perf_sb_event_detach(all->events[cpu]);
+	all_cpus_apply_locked(all, perf_remove_dead_func);
+	all_cpus_unlock_ctxs(all);
+	mutex_unlock(&all->mutex);
+
+	for_each_possible_cpu(cpu)
+		if (all->events[cpu])
+			perf_event_put(all->events[cpu]);
 	free_cpumask_var(all->answered);
 	kvfree(all);
 }
@@ -315,6 +364,77 @@ static bool all_cpus_pmu_shared(struct perf_event *event)
 	       pmu->task_ctx_nr == perf_invalid_context;
 }
 
+/*
+ * Make each possible CPU's event into @events, none in a context yet.
+ * Nothing is locked: allocation may take locks that nest outside a
+ * context's mutex.
+ */
+static int all_cpus_alloc_events(struct perf_event_attr *attr,
+				 struct perf_event **events)
+{
+	struct perf_event_attr one = *attr;
+	struct perf_event *event;
+	int cpu;
+
+	/* a CPU-wide event has no copies to make or sum */
+	one.read_format &= ~(u64)PERF_FORMAT_PER_CPU;
+	one.inherit = 0;
+	one.inherit_stat = 0;
+	one.inherit_thread = 0;
+	for_each_possible_cpu(cpu) {
+		event = perf_event_alloc_cpu_event(&one, cpu);
+		if (IS_ERR(event))
+			return PTR_ERR(event);
+		events[cpu] = event;
+		if (all_cpus_pmu_shared(event))
+			return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
+/*
+ * Put each event of @events into its CPU's context and under @all; on
+ * failure, the events that did not get in stay in @events for the caller
+ * to free.
+ */
+static int all_cpus_install(struct perf_all_cpus *all,
+			    struct perf_event **events)
+{
+	struct perf_event_context *ctx;
+	struct perf_event *event;
+	int cpu, err = 0;
+
+	mutex_lock(&all->mutex);
+	for_each_possible_cpu(cpu) {
+		event = events[cpu];
+		ctx = perf_ctx_find_get(NULL, cpu);
+		if (IS_ERR(ctx)) {
+			err = PTR_ERR(ctx);
+			break;
+		}
+		mutex_lock_nest_lock(&ctx->mutex, &all->mutex);
+		err = perf_event_join_cpu_ctx(event, ctx);
+		if (err) {
+			mutex_unlock(&ctx->mutex);
+			perf_ctx_put(ctx);
+			break;
+		}
+		/* the context's reference passes to the event */
+		WRITE_ONCE(event->ctx, ctx);
+		all->events[cpu] = event;
+		events[cpu] = NULL;
+		all->nr++;
+	}
+	/* even after a failure: all_cpus_free() then takes them out again */
+	all_cpus_apply_locked(all, perf_install_func);
+	for_each_possible_cpu(cpu)
+		if (all->events[cpu])
+			perf_sb_event_attach(all->events[cpu]);
+	all_cpus_unlock_ctxs(all);
+	mutex_unlock(&all->mutex);
+	return err;
+}
+
 /**
  * perf_all_cpus_open - perf_event_open() with PERF_FLAG_ALL_CPUS
  * @attr: the attr, copied and checked (perf_copy_attr() and the access and
@@ -330,9 +450,8 @@ static bool all_cpus_pmu_shared(struct perf_event *event)
 int perf_all_cpus_open(struct perf_event_attr *attr, pid_t pid, int cpu,
 		       int group_fd, unsigned long flags)
 {
-	struct perf_event_attr one = *attr;
+	struct perf_event **events;
 	struct perf_all_cpus *all;
-	struct perf_event *event;
 	int err, c;
 
 	err = all_cpus_check(attr, pid, cpu, group_fd, flags);
@@ -341,35 +460,27 @@ int perf_all_cpus_open(struct perf_event_attr *attr, pid_t pid, int cpu,
 
 	all = kvzalloc(struct_size(all, events, nr_cpu_ids),
 		       GFP_KERNEL_ACCOUNT);
-	if (!all)
-		return -ENOMEM;
-	if (!zalloc_cpumask_var(&all->answered, GFP_KERNEL_ACCOUNT)) {
+	events = kvcalloc(nr_cpu_ids, sizeof(*events), GFP_KERNEL);
+	if (!all || !events ||
+	    !zalloc_cpumask_var(&all->answered, GFP_KERNEL_ACCOUNT)) {
+		kvfree(events);
 		kvfree(all);
 		return -ENOMEM;
 	}
 	mutex_init(&all->mutex);
 	all->read_format = attr->read_format;
 
-	/* each CPU's event: a CPU-wide event has no copies to make or sum */
-	one.read_format &= ~(u64)PERF_FORMAT_PER_CPU;
-	one.inherit = 0;
-	one.inherit_stat = 0;
-	one.inherit_thread = 0;
-	for_each_possible_cpu(c) {
-		event = perf_event_create_cpu_event(&one, c);
-		if (IS_ERR(event)) {
-			err = PTR_ERR(event);
-			goto out_free;
-		}
-		all->events[c] = event;
-		all->nr++;
-		if (all_cpus_pmu_shared(event)) {
-			err = -EOPNOTSUPP;
-			goto out_free;
-		}
-	}
-	all->id = perf_event_primary_id(all->events[cpumask_first(cpu_possible_mask)]);
+	err = all_cpus_alloc_events(attr, events);
+	if (!err)
+		err = all_cpus_install(all, events);
+	for_each_possible_cpu(c)
+		if (events[c] && !IS_ERR(events[c]))
+			perf_event_free(events[c]);
+	kvfree(events);
+	if (err)
+		goto out_free;
 
+	all->id = perf_event_primary_id(all->events[cpumask_first(cpu_possible_mask)]);
 	err = anon_inode_getfd("[perf_event]", &perf_all_cpus_fops, all,
 			       O_RDWR | (flags & PERF_FLAG_FD_CLOEXEC ?
 					 O_CLOEXEC : 0));

@@ -1290,8 +1290,8 @@ static void install_locked(struct perf_cpu_context *cpuctx,
 	}
 }
 
-static void install_func(struct perf_cpu_context *cpuctx,
-			 struct perf_event_context *ctx, void *info)
+void perf_install_func(struct perf_cpu_context *cpuctx,
+		       struct perf_event_context *ctx, void *info)
 {
 	struct perf_event *event = info;
 
@@ -1313,7 +1313,7 @@ void perf_install_event(struct perf_event_context *ctx,
 {
 	lockdep_assert_held(&ctx->mutex);
 	WRITE_ONCE(event->ctx, ctx);
-	ctx_function_call(ctx, install_func, event);
+	ctx_function_call(ctx, perf_install_func, event);
 	perf_sb_event_attach(event);
 }
 
@@ -1413,6 +1413,17 @@ static void remove_func(struct perf_cpu_context *cpuctx,
 	if (cpuctx && ctx->task && !event->pmu_ctx->nr_events)
 		perf_this_cpc(perf_group_pmu(event))->task_epc = NULL;
 	event->attach_state &= ~PERF_ATTACH_CONTEXT;
+}
+
+void perf_remove_dead_func(struct perf_cpu_context *cpuctx,
+			   struct perf_event_context *ctx, void *info)
+{
+	struct remove_args args = {
+		.event = info,
+		.flags = DETACH_GROUP | DETACH_DEAD,
+	};
+
+	remove_func(cpuctx, ctx, &args);
 }
 
 /**

@@ -89,9 +89,16 @@ void ctx_function_call(struct perf_event_context *ctx, ctx_func_t func,
 bool perf_ctx_call_local(struct perf_event_context *ctx, ctx_func_t func,
 			 void *info);
 /*
- * What ENABLE, DISABLE, RESET and a read do to one event (the @info), as
- * ctx_func_t: for callers that reach many contexts at once.
+ * What install, ENABLE, DISABLE, RESET, a read and a release do to one
+ * event (the @info), as ctx_func_t: for callers that reach many contexts
+ * at once, holding their mutexes for an install or a release.  Install:
+ * event->ctx set before, perf_sb_event_attach() after.  Release:
+ * perf_sb_event_detach() before; the event is then DEAD.
  */
+void perf_install_func(struct perf_cpu_context *cpuctx,
+		       struct perf_event_context *ctx, void *info);
+void perf_remove_dead_func(struct perf_cpu_context *cpuctx,
+			   struct perf_event_context *ctx, void *info);
 void perf_enable_func(struct perf_cpu_context *cpuctx,
 		      struct perf_event_context *ctx, void *info);
 void perf_disable_func(struct perf_cpu_context *cpuctx,

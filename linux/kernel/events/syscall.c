@@ -779,22 +779,21 @@ out_targets:
 }
 
 /**
- * perf_event_create_cpu_event - a user's CPU-wide event without a file
+ * perf_event_alloc_cpu_event - a user's CPU-wide event, not in a context yet
  * @attr: the user's attr, checked as perf_event_open() checks it
  * @cpu: a possible CPU, online or not
  *
  * For PERF_FLAG_ALL_CPUS (all_cpus.c), which has checked the caller's
- * right to watch CPUs.  An event on an offline CPU waits in that CPU's
- * context and counts once the CPU is online.  Freed with
- * perf_event_release_kernel().
+ * right to watch CPUs and installs the event after
+ * perf_event_join_cpu_ctx().  An event on an offline CPU waits in that
+ * CPU's context and counts once the CPU is online.
  *
- * Return: the event, or an ERR_PTR() as perf_event_open() would give.
+ * Return: the event (perf_event_free() if it goes no further), or an
+ * ERR_PTR() as perf_event_open() would give.
  */
-struct perf_event *perf_event_create_cpu_event(struct perf_event_attr *attr,
-					       int cpu)
+struct perf_event *perf_event_alloc_cpu_event(struct perf_event_attr *attr,
+					      int cpu)
 {
-	struct perf_event_pmu_context *epc;
-	struct perf_event_context *ctx;
 	struct perf_event *event;
 	int err;
 
@@ -807,40 +806,52 @@ struct perf_event *perf_event_create_cpu_event(struct perf_event_attr *attr,
 		return event;
 
 	err = perf_event_setup_after_alloc(event);
-	if (err)
-		goto out_free;
-
-	ctx = perf_ctx_find_get(NULL, cpu);
-	if (IS_ERR(ctx)) {
-		err = PTR_ERR(ctx);
-		goto out_free;
+	if (err) {
+		perf_event_free(event);
+		return ERR_PTR(err);
 	}
-	mutex_lock(&ctx->mutex);
-
-	epc = perf_epc_find_get(ctx, event);
-	if (IS_ERR(epc)) {
-		err = PTR_ERR(epc);
-		goto out_ctx;
-	}
-	event->pmu_ctx = epc;
-
-	err = -EBUSY;
-	if (perf_exclusive_pmu_taken(ctx, event)) {
-		event->pmu_ctx = NULL;
-		perf_epc_put(epc);
-		goto out_ctx;
-	}
-
-	perf_event_calc_read_size(event);
-	perf_install_event(ctx, event, cpu);
-	mutex_unlock(&ctx->mutex);
 	return event;
+}
 
-out_ctx:
-	perf_unlock_target_ctx(ctx);
-out_free:
-	perf_event_free(event);
-	return ERR_PTR(err);
+/**
+ * perf_event_join_cpu_ctx - give a CPU event its sub-context in @ctx
+ * @event: from perf_event_alloc_cpu_event()
+ * @ctx: the context of @event's CPU; ctx->mutex held
+ *
+ * What perf_event_open() checks under the context's mutex before it
+ * installs a lone CPU-wide event.  On success @event->pmu_ctx holds a
+ * reference, which perf_event_leave_cpu_ctx() drops if the event is not
+ * installed after all.
+ *
+ * Return: 0, -EBUSY if an exclusive PMU is taken, or the errors of making
+ * the sub-context.
+ */
+int perf_event_join_cpu_ctx(struct perf_event *event,
+			    struct perf_event_context *ctx)
+{
+	struct perf_event_pmu_context *epc;
+
+	lockdep_assert_held(&ctx->mutex);
+	epc = perf_epc_find_get(ctx, event);
+	if (IS_ERR(epc))
+		return PTR_ERR(epc);
+	event->pmu_ctx = epc;
+	if (perf_exclusive_pmu_taken(ctx, event)) {
+		perf_event_leave_cpu_ctx(event);
+		return -EBUSY;
+	}
+	perf_event_calc_read_size(event);
+	return 0;
+}
+
+/**
+ * perf_event_leave_cpu_ctx - undo perf_event_join_cpu_ctx()
+ * @event: an event that joined and was not installed
+ */
+void perf_event_leave_cpu_ctx(struct perf_event *event)
+{
+	perf_epc_put(event->pmu_ctx);
+	event->pmu_ctx = NULL;
 }
 
 /**
