@@ -8,12 +8,15 @@
  * waits there and counts once the CPU comes online, so CPUs that come
  * online later are counted without anything done at hotplug.
  *
- * Opening, ENABLE, DISABLE, RESET, a read and the last close reach every
- * CPU with one cross-call (on_each_cpu()), where each CPU acts on its own
- * event under its context's lock; only the events of CPUs that did not
- * answer (offline ones) are then reached one by one through their
- * context.  Installing and removing change the contexts' lists, so they
- * hold every context's mutex meanwhile; the others change only the
+ * Opening, ENABLE, DISABLE, RESET and the last close reach every CPU with
+ * one cross-call (on_each_cpu()), where each CPU acts on its own event
+ * under its context's lock; only the events of CPUs that did not answer
+ * (offline ones) are then reached one by one through their context.  A
+ * read brings the events up to date one by one (perf_event_sync()): only
+ * an event that is on a PMU elsewhere needs a cross-call of its own, and
+ * waiting for one CPU at a time measured cheaper than waking them all.
+ * Installing and removing change the contexts' lists, so they hold every
+ * context's mutex meanwhile; ENABLE, DISABLE and RESET change only the
  * events' state, counts and times, which ctx->lock alone protects.
  *
  * read() gives the read_format layout of one event, with the counts, times
@@ -34,7 +37,7 @@
  *     counter N times                                       EOPNOTSUPP
  * and then whatever opening the event of one CPU gives.
  *
- * Locking: all->mutex serialises the fd's operations; it nests outside
+ * Locking: all->mutex serialises the fd's ioctls; it nests outside
  * every context's mutex and lock.  Install and release take the CPU
  * contexts' mutexes in CPU order, all of them, as one nest under
  * all->mutex (mutex_lock_nest_lock()).  The events never leave their
@@ -65,7 +68,7 @@
 
 /**
  * struct perf_all_cpus - the object behind a PERF_FLAG_ALL_CPUS fd
- * @mutex: serialises ioctl(), read() (and so @answered)
+ * @mutex: serialises the ioctls, open and release (users of @answered)
  * @read_format: the user's read_format (the events have no PER_CPU bit)
  * @id: what PERF_EVENT_IOC_ID and PERF_FORMAT_ID give
  * @nr: events in @events
@@ -276,6 +279,7 @@ static ssize_t perf_all_cpus_read(struct file *file, char __user *buf,
 	unsigned int words = all_cpus_words(all->read_format);
 	size_t size;
 	ssize_t ret;
+	int cpu;
 
 	ret = security_perf_event_read(all->events[cpumask_first(cpu_possible_mask)]);
 	if (ret)
@@ -285,14 +289,13 @@ static ssize_t perf_all_cpus_read(struct file *file, char __user *buf,
 	if (count < size)
 		return -ENOSPC;
 
-	mutex_lock(&all->mutex);
-	all_cpus_apply(all, perf_sync_func);
+	/* as a read of one event: no lock, each brought up to date first */
+	for_each_possible_cpu(cpu)
+		if (all->events[cpu])
+			perf_event_sync(all->events[cpu], false);
 	if (per_cpu)
-		ret = all_cpus_read_per_cpu(all, (u64 __user *)buf);
-	else
-		ret = all_cpus_read_sum(all, (u64 __user *)buf);
-	mutex_unlock(&all->mutex);
-	return ret;
+		return all_cpus_read_per_cpu(all, (u64 __user *)buf);
+	return all_cpus_read_sum(all, (u64 __user *)buf);
 }
 
 static long perf_all_cpus_ioctl(struct file *file, unsigned int cmd,

@@ -1611,15 +1611,6 @@ static void sync_ipi(void *data)
 	raw_spin_unlock(&ctx->lock);
 }
 
-void perf_sync_func(struct perf_cpu_context *cpuctx,
-		    struct perf_event_context *ctx, void *info)
-{
-	struct perf_event *event = info;
-
-	sync_locked(event, false,
-		    READ_ONCE(event->oncpu) == smp_processor_id());
-}
-
 /*
  * Run @here, an IPI handler that works on @event only if it finds it on
  * its CPU (under ctx->lock) and then sets *@done, where @event is on a

@@ -89,8 +89,8 @@ void ctx_function_call(struct perf_event_context *ctx, ctx_func_t func,
 bool perf_ctx_call_local(struct perf_event_context *ctx, ctx_func_t func,
 			 void *info);
 /*
- * What install, ENABLE, DISABLE, RESET, a read and a release do to one
- * event (the @info), as ctx_func_t: for callers that reach many contexts
+ * What install, ENABLE, DISABLE, RESET and a release do to one event (the
+ * @info), as ctx_func_t: for callers that reach many contexts
  * at once, holding their mutexes for an install or a release.  Install:
  * event->ctx set before, perf_sb_event_attach() after.  Release:
  * perf_sb_event_detach() before; the event is then DEAD.
@@ -105,8 +105,6 @@ void perf_disable_func(struct perf_cpu_context *cpuctx,
 		       struct perf_event_context *ctx, void *info);
 void perf_reset_func(struct perf_cpu_context *cpuctx,
 		     struct perf_event_context *ctx, void *info);
-void perf_sync_func(struct perf_cpu_context *cpuctx,
-		    struct perf_event_context *ctx, void *info);
 
 /* Bring event->count and the times up to date (IPI if active elsewhere). */
 void perf_event_sync(struct perf_event *event, bool group);
