@@ -885,7 +885,8 @@ NEWER_LISTS = ("struct perf_event_attr: members in order",
                "union perf_mem_data_src: members in order",
                "enum perf_event_type: constants",
                "enum perf_callchain_context: constants",
-               "struct perf_event_mmap_page: members in order")
+               "struct perf_event_mmap_page: members in order",
+               "enum perf_event_read_format: constants")
 
 # Extensions of this core beyond every mainline version (each documented in
 # Documentation/userspace-api/perf_event/ and refused by mainline): a name
@@ -897,6 +898,8 @@ EXTENSION_NAMES = {
     "member struct perf_event_mmap_page.output_state",
     "member struct perf_event_mmap_page.data_bound",
     "macro PERF_OUTPUT_STATE_PAUSED",
+    "macro PERF_FLAG_ALL_CPUS",
+    "enum constant PERF_FORMAT_PER_CPU",
 }
 EXTENSION_FACTS = {
     # period_random_bits shares __reserved_2's bytes
@@ -907,6 +910,8 @@ EXTENSION_FACTS = {
     "member struct perf_event_mmap_page.__reserved: elements": "912",
     "member struct perf_event_mmap_page.__reserved: offset": "112",
     "member struct perf_event_mmap_page.__reserved: sizeof": "912",
+    # PERF_FORMAT_PER_CPU takes the bit PERF_FORMAT_MAX stood for
+    "enum constant PERF_FORMAT_MAX: value": "64",
 }
 
 

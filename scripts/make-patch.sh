@@ -79,12 +79,16 @@ perf: Rewrite include/uapi/linux/perf_event.h
 
 Replace the userspace ABI header of perf_event_open(2) with a text
 written anew, to go with the new perf_event core later in this series.
-The ABI does not change: every name, value, structure size and layout
-and bit field is that of the header it replaces.  A check in our test
-harness compiles both headers and compares what they define (510 names,
-15555 values: sizes, offsets, constants and bit positions) and finds
-no difference.  Mainline's perf_event.h, kernel/events/ and drivers
-build on it unchanged, so this patch stands on its own.
+The ABI of 6.12 does not change: every name, value, structure size and
+layout and bit field is that of the header it replaces.  A check in our
+test harness compiles both headers and compares what they define (542
+names, 15720 values: sizes, offsets, constants and bit positions) and
+finds no difference but the names later mainline releases added and the
+extensions of the new core, which the old one refuses: the attr's
+period_random_bits, the control page's output state, PERF_FLAG_ALL_CPUS
+and PERF_FORMAT_PER_CPU (PERF_FORMAT_MAX moves up a bit with it).
+Mainline's perf_event.h, kernel/events/ and drivers build on it
+unchanged, so this patch stands on its own.
 
 $tested
 EOF
@@ -109,6 +113,11 @@ adds, for debug kernels only, a software PMU that writes into the AUX
 area, registered only while its enable parameter is 1, so that the AUX
 code can be tested on machines without a hardware tracer.  The KUnit
 test hw_breakpoint_test.c is not carried over.
+
+Extensions (Documentation/perf/core/uapi.rst), each refused by the old
+core: randomised sample periods, the output state in the control page,
+mmap() of an inherited per-task event (one buffer for a process), and
+one fd that counts on every CPU (PERF_FLAG_ALL_CPUS).
 
 Differences from mainline a program can see: a CPU-wide event whose
 CPU goes offline counts again when the CPU comes back (mainline leaves
