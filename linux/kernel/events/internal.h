@@ -16,7 +16,9 @@
  *               group_fd, target task or CPU, permissions
  *   ioctl.c     PERF_EVENT_IOC_* and prctl(PR_TASK_PERF_EVENTS_*)
  *   read.c      read(2) and the read_format layouts, child counts
- *   inherit.c   fork, exit, exec: inherited events and their counts
+ *   inherit.c   fork, exit, exec: inherited events and their counts,
+ *               the task context on and off the PMU at exit and exec
+ *   all_cpus.c  PERF_FLAG_ALL_CPUS: one fd for an event on every CPU
  *   pmu.c       the PMU registry, dynamic types, sysfs, pmu enable/disable
  *   swevent.c   the software PMUs (software, cpu-clock, task-clock)
  *   sysctl.c    the perf sysctls and the permission helpers
