@@ -1290,6 +1290,12 @@ static void install_locked(struct perf_cpu_context *cpuctx,
 	}
 }
 
+/**
+ * perf_install_func - link an event into its context and try to start it
+ * @cpuctx: this CPU's context, or NULL where @ctx is active nowhere
+ * @ctx: the event's context; its ctx->lock held, and its ctx->mutex
+ * @info: the event, its ->ctx already set
+ */
 void perf_install_func(struct perf_cpu_context *cpuctx,
 		       struct perf_event_context *ctx, void *info)
 {
@@ -1415,6 +1421,14 @@ static void remove_func(struct perf_cpu_context *cpuctx,
 	event->attach_state &= ~PERF_ATTACH_CONTEXT;
 }
 
+/**
+ * perf_remove_dead_func - take an event out of its context for good
+ * @cpuctx: this CPU's context, or NULL where @ctx is active nowhere
+ * @ctx: the event's context; its ctx->lock held, and its ctx->mutex
+ * @info: the event, already off the side-band lists
+ *
+ * Its group is broken up and it ends DEAD, as at its release.
+ */
 void perf_remove_dead_func(struct perf_cpu_context *cpuctx,
 			   struct perf_event_context *ctx, void *info)
 {
@@ -1454,6 +1468,12 @@ void perf_remove_event(struct perf_event *event, unsigned int flags)
  * Enable, disable, reset, refresh
  */
 
+/**
+ * perf_enable_func - enable an event where its context runs
+ * @cpuctx: this CPU's context, or NULL where @ctx is active nowhere
+ * @ctx: the event's context; its ctx->lock held
+ * @info: the event
+ */
 void perf_enable_func(struct perf_cpu_context *cpuctx,
 		      struct perf_event_context *ctx, void *info)
 {
@@ -1496,6 +1516,12 @@ void perf_event_enable_locked(struct perf_event *event)
 	ctx_function_call(event->ctx, perf_enable_func, event);
 }
 
+/**
+ * perf_disable_func - disable an event where its context runs
+ * @cpuctx: this CPU's context, or NULL where @ctx is active nowhere
+ * @ctx: the event's context; its ctx->lock held
+ * @info: the event
+ */
 void perf_disable_func(struct perf_cpu_context *cpuctx,
 		       struct perf_event_context *ctx, void *info)
 {
@@ -1527,6 +1553,12 @@ void perf_event_disable_locked(struct perf_event *event)
 	ctx_function_call(ctx, perf_disable_func, event);
 }
 
+/**
+ * perf_reset_func - zero an event's count where its context runs
+ * @cpuctx: this CPU's context, or NULL where @ctx is active nowhere
+ * @ctx: the event's context; its ctx->lock held
+ * @info: the event
+ */
 void perf_reset_func(struct perf_cpu_context *cpuctx,
 		     struct perf_event_context *ctx, void *info)
 {
