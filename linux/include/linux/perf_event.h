@@ -518,6 +518,7 @@ typedef void (*perf_overflow_handler_t)(struct perf_event *event,
 #define PERF_ATTACH_EXCLUSIVE	0x0080	/* holds pmu->exclusive_cnt */
 #define PERF_ATTACH_ITRACE	0x0010	/* an instruction trace event */
 #define PERF_ATTACH_CALLCHAIN	0x0100	/* holds the callchain buffers */
+#define PERF_ATTACH_PARKED	0x0200	/* an off leader: on epc->off_groups */
 
 /*
  * One PMU's share of a context: that PMU's groups in that context.
@@ -541,6 +542,8 @@ struct perf_event_pmu_context {
 	struct list_head		flexible_groups;
 	struct rb_root			pinned_cpu_groups;
 	struct rb_root			flexible_cpu_groups;
+	/* leaders that are off, pinned or not: in no walk */
+	struct list_head		off_groups;
 	u64				group_seq;	/* the last one given */
 
 	int				nr_events;	/* leaders and siblings */
@@ -570,6 +573,9 @@ struct perf_event_context {
 	int				cpu;		/* CPU context: its CPU */
 
 	int				nr_events;
+	int				nr_queued;	/* leaders that are not off */
+	/* bumped when an event joins or leaves, or a leader goes off or on */
+	unsigned long			groups_gen;
 	int				nr_active;
 	int				is_active;	/* EVENT_* of internal.h */
 	/*

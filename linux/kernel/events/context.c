@@ -5,7 +5,8 @@
  * A context holds the events of one task (task->perf_event_ctxp) or the
  * CPU-wide events of one CPU (per_cpu(perf_cpu_context).ctx).  Inside a
  * context the events are split by PMU into perf_event_pmu_context ("epc")
- * objects, each with a list of pinned and a list of flexible group leaders.
+ * objects, each with a list of pinned and a list of flexible group leaders
+ * (groups.c keeps them, and those that are off apart).
  * A CPU context's epc for a PMU is embedded in that PMU's per-CPU
  * perf_cpu_pmu_context ("cpc"); a task context's epcs are allocated.
  *
@@ -61,6 +62,7 @@
 #include "internal.h"
 #include "cgroup.h"
 #include "context.h"
+#include "groups.h"
 #include "overflow.h"
 #include "records.h"
 #include "rotate.h"
@@ -281,6 +283,7 @@ static void perf_epc_init(struct perf_event_pmu_context *epc, struct pmu *pmu,
 	INIT_LIST_HEAD(&epc->pmu_epc_entry);
 	INIT_LIST_HEAD(&epc->pinned_groups);
 	INIT_LIST_HEAD(&epc->flexible_groups);
+	INIT_LIST_HEAD(&epc->off_groups);
 	epc->pinned_cpu_groups = RB_ROOT;
 	epc->flexible_cpu_groups = RB_ROOT;
 	atomic_set(&epc->refcount, 1);
@@ -477,144 +480,6 @@ void perf_event_times_local(struct perf_event *event, u64 *enabled,
 }
 
 /* ---------------------------------------------------------------------
- * The group leaders of a sub-context.  ctx->lock held.
- *
- * Leaders that may run on any CPU are on the epc's pinned_groups and
- * flexible_groups lists.  In a task context, a leader bound to one CPU
- * (pid and cpu both given, as perf record opens one per CPU) goes into a
- * tree instead, keyed by (cpu, group_seq), so that a CPU visits only its
- * own: what a context switch costs grows with the groups that can run
- * here, not with those the task has for every CPU.  group_seq numbers the
- * leaders of an epc in the order they were queued; a walk merges the list
- * with this CPU's range of the tree in that order, so the two behave as
- * one list for priority and for rotation.
- */
-
-static bool group_node_less(struct rb_node *a, const struct rb_node *b)
-{
-	const struct perf_event *x = rb_entry(a, struct perf_event, group_node);
-	const struct perf_event *y = rb_entry(b, struct perf_event, group_node);
-
-	if (x->cpu != y->cpu)
-		return x->cpu < y->cpu;
-	return x->group_seq < y->group_seq;
-}
-
-/* Queue @leader last among its epc's pinned or flexible groups. */
-static void groups_add(struct perf_event *leader)
-{
-	struct perf_event_pmu_context *epc = leader->pmu_ctx;
-	bool pinned = leader->attr.pinned;
-
-	lockdep_assert_held(&epc->ctx->lock);
-	leader->group_seq = ++epc->group_seq;
-	if (epc->ctx->task && leader->cpu >= 0)
-		rb_add(&leader->group_node, pinned ? &epc->pinned_cpu_groups :
-						     &epc->flexible_cpu_groups,
-		       group_node_less);
-	else
-		list_add_tail(&leader->group_entry, pinned ?
-			      &epc->pinned_groups : &epc->flexible_groups);
-}
-
-/* Take @leader out of wherever groups_add() put it (if anywhere). */
-static void groups_del(struct perf_event *leader)
-{
-	struct perf_event_pmu_context *epc = leader->pmu_ctx;
-
-	lockdep_assert_held(&epc->ctx->lock);
-	if (!RB_EMPTY_NODE(&leader->group_node)) {
-		rb_erase(&leader->group_node, leader->attr.pinned ?
-			 &epc->pinned_cpu_groups : &epc->flexible_cpu_groups);
-		RB_CLEAR_NODE(&leader->group_node);
-	} else {
-		list_del_init(&leader->group_entry);
-	}
-}
-
-/* A walk over the pinned or flexible leaders that may run on this CPU. */
-struct group_walk {
-	struct list_head	*head;
-	struct perf_event	*list_next;	/* NULL at the end */
-	struct rb_node		*tree_next;	/* NULL past this CPU's range */
-	int			cpu;
-};
-
-/* The leftmost node of @root with cpu @cpu, or NULL. */
-static struct rb_node *group_tree_first(struct rb_root *root, int cpu)
-{
-	struct rb_node *node = root->rb_node, *found = NULL;
-
-	while (node) {
-		struct perf_event *e = rb_entry(node, struct perf_event,
-						group_node);
-
-		if (e->cpu < cpu) {
-			node = node->rb_right;
-		} else {
-			if (e->cpu == cpu)
-				found = node;
-			node = node->rb_left;
-		}
-	}
-	return found;
-}
-
-static void group_walk_start(struct group_walk *w,
-			     struct perf_event_pmu_context *epc, bool pinned)
-{
-	struct rb_root *root = pinned ? &epc->pinned_cpu_groups :
-					&epc->flexible_cpu_groups;
-
-	w->head = pinned ? &epc->pinned_groups : &epc->flexible_groups;
-	w->list_next = list_first_entry_or_null(w->head, struct perf_event,
-						group_entry);
-	w->cpu = smp_processor_id();
-	w->tree_next = RB_EMPTY_ROOT(root) ? NULL :
-		       group_tree_first(root, w->cpu);
-}
-
-/*
- * The next leader in group_seq order, or NULL.  The walk has moved past it
- * already: the caller may requeue or remove it.
- */
-static struct perf_event *group_walk_next(struct group_walk *w)
-{
-	struct perf_event *l = w->list_next, *t = NULL;
-	struct rb_node *next;
-
-	if (w->tree_next)
-		t = rb_entry(w->tree_next, struct perf_event, group_node);
-	if (l && (!t || l->group_seq < t->group_seq)) {
-		w->list_next = list_is_last(&l->group_entry, w->head) ? NULL :
-			       list_next_entry(l, group_entry);
-		return l;
-	}
-	if (!t)
-		return NULL;
-	next = rb_next(w->tree_next);
-	if (next && rb_entry(next, struct perf_event, group_node)->cpu != w->cpu)
-		next = NULL;
-	w->tree_next = next;
-	return t;
-}
-
-/* Multiplexing: the first flexible group that may run here goes last. */
-void perf_groups_rotate(struct perf_event_pmu_context *epc)
-{
-	struct group_walk w;
-	struct perf_event *first;
-
-	lockdep_assert_held(&epc->ctx->lock);
-	group_walk_start(&w, epc, false);
-	first = group_walk_next(&w);
-	if (first) {
-		groups_del(first);
-		groups_add(first);
-	}
-}
-
-/* ---------------------------------------------------------------------
  * Putting events on and off the PMU.  ctx->lock held, IRQs off, on the
  * CPU the context is (being made) active on.
  */
@@ -763,13 +628,13 @@ void perf_epc_sched_out(struct perf_event_pmu_context *epc, int what)
 		return;
 	perf_pmu_disable(epc->pmu);
 	if (what & EVENT_PINNED) {
-		group_walk_start(&w, epc, true);
-		while ((leader = group_walk_next(&w)))
+		perf_group_walk_start(&w, epc, true);
+		while ((leader = perf_group_walk_next(&w)))
 			group_sched_out(leader);
 	}
 	if (what & EVENT_FLEXIBLE) {
-		group_walk_start(&w, epc, false);
-		while ((leader = group_walk_next(&w)))
+		perf_group_walk_start(&w, epc, false);
+		while ((leader = perf_group_walk_next(&w)))
 			group_sched_out(leader);
 	}
 	perf_pmu_enable(epc->pmu);
@@ -786,8 +651,8 @@ static void epc_groups_sched_in(struct perf_event_pmu_context *epc,
 	struct perf_event *leader;
 	struct group_walk w;
 
-	group_walk_start(&w, epc, pinned);
-	while ((leader = group_walk_next(&w))) {
+	perf_group_walk_start(&w, epc, pinned);
+	while ((leader = perf_group_walk_next(&w))) {
 		if (leader->state != PERF_EVENT_STATE_INACTIVE ||
 		    !event_runs_on_this_cpu(leader) || !group_sched_in(leader))
 			continue;
@@ -969,20 +834,21 @@ void __perf_event_task_sched_out(struct task_struct *prev,
 }
 
 /*
- * Whether a task context coming on has events to put on.  Read without
- * the lock first; a context seen empty may be getting its first event
- * from ctx_function_call() right now, which tests task_curr() under
- * ctx->lock: taking the lock orders this read after that install, or the
- * install after this task became current (and it sends the IPI).
+ * Whether a task context coming on has groups that may run (not off).
+ * Read without the lock first; a context seen without may be getting its
+ * first one (an install or an enable) from ctx_function_call() right now,
+ * which tests task_curr() under ctx->lock: taking the lock orders this
+ * read after that change, or the change after this task became current
+ * (and it sends the IPI).
  */
 static bool perf_task_ctx_wanted(struct perf_event_context *ctx)
 {
 	int nr;
 
-	if (likely(READ_ONCE(ctx->nr_events)))
+	if (likely(READ_ONCE(ctx->nr_queued)))
 		return true;
 	raw_spin_lock(&ctx->lock);
-	nr = ctx->nr_events;
+	nr = ctx->nr_queued;
 	raw_spin_unlock(&ctx->lock);
 	return nr;
 }
@@ -1153,13 +1019,14 @@ void ctx_function_call(struct perf_event_context *ctx, ctx_func_t func,
 		local_irq_enable();
 		if (call.done)
 			return;
+		/* taken from the exiting task: active nowhere, for good */
 	}
 
 	for (;;) {
 		struct task_struct *task = ctx->task;
 		int cpu = task ? task_cpu(task) : ctx->cpu;
 
-		if (!task || task_curr(task)) {
+		if (!task || (task != current && task_curr(task))) {
 			call.done = 0;
 			if (cpu_online(cpu))
 				smp_call_function_single(cpu, ctx_call_ipi,
@@ -1193,6 +1060,7 @@ static void epc_account(struct perf_event_pmu_context *epc, int delta)
 {
 	struct perf_event_context *ctx = epc->ctx;
 
+	perf_groups_changed(ctx);
 	epc->nr_events += delta;
 	/* a CPU context lists only the PMUs it has events for */
 	if (!ctx->task) {
@@ -1279,7 +1147,7 @@ static void install_locked(struct perf_cpu_context *cpuctx,
 	event->tstamp = event_clock(event);
 	event->attach_state |= PERF_ATTACH_CONTEXT;
 	if (leader == event) {
-		groups_add(event);
+		perf_groups_add(event);
 	} else if (!(event->attach_state & PERF_ATTACH_GROUP)) {
 		/* (a sibling that moves with its group is still linked) */
 		list_add_tail(&event->sibling_list, &leader->sibling_list);
@@ -1357,7 +1225,7 @@ static void detach_group(struct perf_cpu_context *cpuctx,
 		/* a member that left with its task stays out */
 		if (!(sibling->attach_state & PERF_ATTACH_CONTEXT))
 			continue;
-		groups_add(sibling);
+		perf_groups_add(sibling);
 		if (sibling->state == PERF_EVENT_STATE_ACTIVE)
 			event_sched_out(sibling);
 		/* it wrote into our AUX area: it cannot run on its own */
@@ -1391,7 +1259,7 @@ static void remove_func(struct perf_cpu_context *cpuctx,
 			group_sched_out(event);
 		else
 			group_update_time(event);
-		groups_del(event);
+		perf_groups_del(event);
 	} else {
 		event_sched_out(event);
 	}
@@ -1491,7 +1359,7 @@ void perf_enable_func(struct perf_cpu_context *cpuctx,
 	     event->aux_event != event->group_leader))
 		return;
 	event->tstamp = event_clock(event);
-	WRITE_ONCE(event->state, PERF_EVENT_STATE_INACTIVE);
+	perf_event_set_inactive(event);
 	if (ctx->is_active)
 		event_try_start(cpuctx, event);
 }
@@ -1537,6 +1405,8 @@ void perf_disable_func(struct perf_cpu_context *cpuctx,
 		event_sched_out(event);
 	}
 	event_set_state(event, PERF_EVENT_STATE_OFF);
+	if (event->group_leader == event)
+		perf_groups_park(event);
 }
 
 /**
@@ -1891,8 +1761,8 @@ static void epc_tick(struct perf_event_pmu_context *epc)
 		return;
 	perf_pmu_disable(epc->pmu);
 	for (i = 0; i < 2; i++) {
-		group_walk_start(&w, epc, i == 0);
-		while ((leader = group_walk_next(&w))) {
+		perf_group_walk_start(&w, epc, i == 0);
+		while ((leader = perf_group_walk_next(&w))) {
 			if (leader->state != PERF_EVENT_STATE_ACTIVE)
 				continue;
 			if (perf_event_ticks(leader))

@@ -15,6 +15,19 @@
 #include "callchain_deferred.h"
 
 /*
+ * Lazy inheritance (inherit.c): a descendant that waits for the copies of
+ * the groups of an ancestor's context (@top) whose ids are up to @bound.
+ */
+struct perf_lazy_link {
+	struct list_head		top_entry;	/* top's lazy_links */
+	struct list_head		own_entry;	/* the descendant's lazy_own */
+	struct perf_event_context	*top;		/* with a reference */
+	struct perf_event_context	*ctx;		/* the descendant's */
+	u64				bound;
+	unsigned long			gen;		/* top's lazy_gen seen */
+};
+
+/*
  * What a task context has beyond struct perf_event_context (whose layout
  * is in the public header): allocated by perf_task_ctx_alloc() and freed
  * with the context, @ctx first.
@@ -32,6 +45,15 @@ struct perf_task_context {
 	struct list_head		lazy_links;
 	struct list_head		lazy_own;
 	unsigned long			lazy_gen;	/* perf_inherit_lazy() runs */
+	struct perf_lazy_link		first_link;	/* its top NULL: unused */
+	/*
+	 * What the last fork's look at the groups found, under ctx->mutex:
+	 * valid while ctx.groups_gen is still scan_gen (both 0 at first: no
+	 * groups).
+	 */
+	unsigned long			scan_gen;
+	struct perf_event_context	*scan_top;	/* the waiting groups' */
+	bool				scan_copy;	/* a group may need a copy */
 };
 
 static inline struct perf_task_context *
@@ -220,9 +242,6 @@ void perf_ctx_sched_in(struct perf_event_context *ctx, int what);
 void perf_pmu_resched_locked(struct perf_cpu_context *cpuctx,
 			     struct pmu *pmu,
 			     struct perf_event_context *fresh);
-
-/* Move the first flexible group to the back (the sub-context is off). */
-void perf_groups_rotate(struct perf_event_pmu_context *epc);
 
 /* Take this CPU's active task context off (takes its lock; IRQs off). */
 void perf_task_ctx_deactivate(struct perf_cpu_context *cpuctx,

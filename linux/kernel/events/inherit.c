@@ -20,6 +20,7 @@
 #include "internal.h"
 #include "addr_filter.h"
 #include "context.h"
+#include "groups.h"
 #include "event.h"
 #include "inherit.h"
 #include "records.h"
@@ -42,15 +43,6 @@
  * remove_on_exec) or whose copy takes a breakpoint slot are copied at
  * fork, on or off.
  */
-
-struct perf_lazy_link {
-	struct list_head		top_entry;	/* top's lazy_links */
-	struct list_head		own_entry;	/* the descendant's lazy_own */
-	struct perf_event_context	*top;		/* with a reference */
-	struct perf_event_context	*ctx;		/* the descendant's */
-	u64				bound;
-	unsigned long			gen;		/* top's lazy_gen seen */
-};
 
 static bool event_inherits(struct perf_event *event, u64 clone_flags)
 {
@@ -168,7 +160,10 @@ static int lazy_link_new(struct task_struct *child,
 		return -ENOMEM;
 	if (lazy_link_find(*ctx, top))
 		return 0;
-	link = kmalloc(sizeof(*link), GFP_KERNEL);
+	/* most tasks need one link: it comes with the context */
+	link = &to_perf_task_ctx(*ctx)->first_link;
+	if (link->top)
+		link = kmalloc(sizeof(*link), GFP_KERNEL);
 	if (!link)
 		return -ENOMEM;
 	INIT_LIST_HEAD(&link->top_entry);
@@ -217,7 +212,8 @@ static void lazy_links_drop(struct perf_event_context *ctx)
 		mutex_unlock(&top->lazy_mutex);
 		list_del(&link->own_entry);
 		perf_ctx_put(link->top);
-		kfree(link);
+		if (link != &to_perf_task_ctx(ctx)->first_link)
+			kfree(link);
 	}
 }
 
@@ -373,6 +369,71 @@ static int inherit_groups(struct perf_event_context *parent_ctx,
 	return err;
 }
 
+/* The child's link to @top, and whether that may leave a group uncopied. */
+static int link_top(struct perf_event_context *parent_ctx,
+		    struct task_struct *child, struct perf_event_context **ctx,
+		    struct perf_event_context *top, bool *copy)
+{
+	if (top != parent_ctx && !(*ctx && lazy_link_find(*ctx, top)))
+		*copy = true;
+	return lazy_link_new(child, ctx, parent_ctx, top);
+}
+
+/*
+ * Look at the parent's groups (its ctx->mutex held): a link for the top
+ * context of each that waits, and *@copy if one may need its copy now.
+ * What a look finds is kept for the next fork, while the groups stay as
+ * they are (ctx->groups_gen): a process whose groups are all off, as a
+ * paused profiler leaves them, spawns its threads without a walk over
+ * them.  The kept answer ignores the clone flags, and may say "copy"
+ * where a look would not: inherit_groups() decides.
+ */
+static int groups_look(struct perf_event_context *parent_ctx,
+		       struct task_struct *child,
+		       struct perf_event_context **ctx, u64 clone_flags,
+		       bool *copy)
+{
+	struct perf_task_context *tctx = to_perf_task_ctx(parent_ctx);
+	struct perf_event_context *top = NULL;
+	bool copy_any = false, several = false;
+	struct perf_event *event;
+	unsigned long gen;
+	int err = 0;
+
+	lockdep_assert_held(&parent_ctx->mutex);
+	/* before the states: pairs with perf_groups_changed() */
+	gen = smp_load_acquire(&parent_ctx->groups_gen);
+	if (tctx->scan_gen == gen) {
+		*copy |= tctx->scan_copy;
+		top = tctx->scan_top;
+		return top ? link_top(parent_ctx, child, ctx, top, copy) : 0;
+	}
+	list_for_each_entry(event, &parent_ctx->event_list, event_entry) {
+		if (!group_waits(event)) {
+			if (event->group_leader != event ||
+			    !event->attr.inherit ||
+			    event->state <= PERF_EVENT_STATE_EXIT)
+				continue;
+			copy_any = true;
+			*copy |= event_inherits(event, clone_flags);
+			continue;
+		}
+		if (top_of(event)->ctx == top)
+			continue;
+		several |= !!top;
+		top = top_of(event)->ctx;
+		err = link_top(parent_ctx, child, ctx, top, copy);
+		if (err)
+			return err;
+	}
+	if (!several) {
+		tctx->scan_gen = gen;
+		tctx->scan_top = top;
+		tctx->scan_copy = copy_any;
+	}
+	return 0;
+}
+
 /**
  * perf_event_init_task - fork: give the child copies of inheritable events
  * @child: the new task, not yet running
@@ -385,9 +446,8 @@ static int inherit_groups(struct perf_event_context *parent_ctx,
  */
 int perf_event_init_task(struct task_struct *child, u64 clone_flags)
 {
-	struct perf_event_context *parent_ctx, *ctx = NULL, *top = NULL;
+	struct perf_event_context *parent_ctx, *ctx = NULL;
 	struct perf_lazy_link *link;
-	struct perf_event *event;
 	bool copy = false;
 	int err = 0;
 
@@ -417,21 +477,8 @@ int perf_event_init_task(struct task_struct *child, u64 clone_flags)
 		if (err)
 			break;
 	}
-	list_for_each_entry(event, &parent_ctx->event_list, event_entry) {
-		if (err)
-			break;
-		if (!group_waits(event)) {
-			copy |= event->group_leader == event &&
-				event_inherits(event, clone_flags);
-			continue;
-		}
-		if (top_of(event)->ctx == top)
-			continue;
-		top = top_of(event)->ctx;
-		if (top != parent_ctx && !(ctx && lazy_link_find(ctx, top)))
-			copy = true;
-		err = lazy_link_new(child, &ctx, parent_ctx, top);
-	}
+	if (!err)
+		err = groups_look(parent_ctx, child, &ctx, clone_flags, &copy);
 	mutex_unlock(&parent_ctx->mutex);
 	if (err)
 		goto out;
@@ -537,9 +584,11 @@ static void enable_on_exec_func(struct perf_cpu_context *cpuctx,
 		if (event->state != PERF_EVENT_STATE_OFF)
 			continue;
 		event->tstamp = ctx->time;
-		WRITE_ONCE(event->state, PERF_EVENT_STATE_INACTIVE);
+		perf_event_set_inactive(event);
 		changed = true;
 	}
+	/* enable_on_exec, cleared, let groups wait at fork */
+	perf_groups_changed(ctx);
 	if (changed && cpuctx && ctx->is_active) {
 		struct perf_event_pmu_context *epc;
 

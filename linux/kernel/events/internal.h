@@ -8,6 +8,8 @@
  *   context.c   task and CPU contexts, per-PMU sub-contexts, putting groups
  *               on and off the PMU, context switch, enable and disable,
  *               time accounting (its top comment has the locking rules)
+ *   groups.c    the group leaders of a sub-context: their lists, trees and
+ *               the off list, the walk over those that may run on a CPU
  *   rotate.c    multiplexing: the per-CPU timer that rotates groups
  *   hotplug.c   CPU contexts across CPU hotplug, migrating CPU contexts
  *   event.c     event allocation, reference counts, release, the file

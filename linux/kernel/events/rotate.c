@@ -22,6 +22,7 @@
 
 #include "internal.h"
 #include "context.h"
+#include "groups.h"
 #include "rotate.h"
 
 static enum hrtimer_restart mux_timer_fn(struct hrtimer *timer)
