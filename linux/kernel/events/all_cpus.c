@@ -63,6 +63,7 @@
 #include "all_cpus.h"
 #include "context.h"
 #include "event.h"
+#include "read.h"
 #include "records.h"
 #include "syscall.h"
 
@@ -114,8 +115,13 @@ static void all_cpus_broadcast(struct perf_all_cpus *all, ctx_func_t func)
 	on_each_cpu(all_cpus_call_ipi, &call, 1);
 }
 
-/* @func on every event: a broadcast, then one call each for the rest. */
-static void all_cpus_apply(struct perf_all_cpus *all, ctx_func_t func)
+/*
+ * @func on every event: a broadcast, then one call each for the events of
+ * CPUs that did not answer, under their context's mutex unless the caller
+ * holds every one already (@ctxs_held: an install or a removal).
+ */
+static void all_cpus_apply(struct perf_all_cpus *all, ctx_func_t func,
+			   bool ctxs_held)
 	__must_hold(&all->mutex)
 {
 	struct perf_event_context *ctx;
@@ -127,6 +133,10 @@ static void all_cpus_apply(struct perf_all_cpus *all, ctx_func_t func)
 		event = all->events[cpu];
 		if (!event || cpumask_test_cpu(cpu, all->answered))
 			continue;
+		if (ctxs_held) {
+			ctx_function_call(event->ctx, func, event);
+			continue;
+		}
 		ctx = perf_event_ctx_lock(event);
 		ctx_function_call(ctx, func, event);
 		perf_event_ctx_unlock(event, ctx);
@@ -156,24 +166,6 @@ static void all_cpus_unlock_ctxs(struct perf_all_cpus *all)
 			mutex_unlock(&all->events[cpu]->ctx->mutex);
 }
 
-/*
- * @func, an install or a removal, on every event: it changes the
- * contexts' lists, so every context's mutex is held meanwhile.
- */
-static void all_cpus_apply_locked(struct perf_all_cpus *all, ctx_func_t func)
-	__must_hold(&all->mutex)
-{
-	struct perf_event *event;
-	int cpu;
-
-	all_cpus_broadcast(all, func);
-	for_each_possible_cpu(cpu) {
-		event = all->events[cpu];
-		if (event && !cpumask_test_cpu(cpu, all->answered))
-			ctx_function_call(event->ctx, func, event);
-	}
-}
-
 /* Take every installed event out of its context and free it. */
 static void all_cpus_free(struct perf_all_cpus *all)
 {
@@ -184,7 +176,7 @@ static void all_cpus_free(struct perf_all_cpus *all)
 	for_each_possible_cpu(cpu)
 		if (all->events[cpu])
 			perf_sb_event_detach(all->events[cpu]);
-	all_cpus_apply_locked(all, perf_remove_dead_func);
+	all_cpus_apply(all, perf_remove_dead_func, true);
 	all_cpus_unlock_ctxs(all);
 	mutex_unlock(&all->mutex);
 
@@ -201,13 +193,11 @@ static int perf_all_cpus_release(struct inode *inode, struct file *file)
 	return 0;
 }
 
-/* Words of one CPU's entry, or of the sum: value and the optional ones. */
+/* Words of one CPU's entry, or of the sum: a lone event's read. */
 static unsigned int all_cpus_words(u64 read_format)
 {
-	return 1 + !!(read_format & PERF_FORMAT_TOTAL_TIME_ENABLED) +
-	       !!(read_format & PERF_FORMAT_TOTAL_TIME_RUNNING) +
-	       !!(read_format & PERF_FORMAT_ID) +
-	       !!(read_format & PERF_FORMAT_LOST);
+	return perf_read_size_for(read_format & ~PERF_FORMAT_PER_CPU, 0) /
+	       sizeof(u64);
 }
 
 /* @event's values (after a sync) as read_format words from @w; the end. */
@@ -330,7 +320,7 @@ static long perf_all_cpus_ioctl(struct file *file, unsigned int cmd,
 	}
 
 	mutex_lock(&all->mutex);
-	all_cpus_apply(all, func);
+	all_cpus_apply(all, func, false);
 	mutex_unlock(&all->mutex);
 	return 0;
 }
@@ -429,7 +419,7 @@ static int all_cpus_install(struct perf_all_cpus *all,
 		all->nr++;
 	}
 	/* even after a failure: all_cpus_free() then takes them out again */
-	all_cpus_apply_locked(all, perf_install_func);
+	all_cpus_apply(all, perf_install_func, true);
 	for_each_possible_cpu(cpu)
 		if (all->events[cpu])
 			perf_sb_event_attach(all->events[cpu]);

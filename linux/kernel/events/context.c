@@ -653,6 +653,10 @@ static void epc_groups_sched_in(struct perf_event_pmu_context *epc,
 
 	perf_group_walk_start(&w, epc, pinned);
 	while ((leader = perf_group_walk_next(&w))) {
+		if (leader->state == PERF_EVENT_STATE_OFF) {
+			perf_groups_park(leader);
+			continue;
+		}
 		if (leader->state != PERF_EVENT_STATE_INACTIVE ||
 		    !event_runs_on_this_cpu(leader) || !group_sched_in(leader))
 			continue;
@@ -1405,8 +1409,8 @@ void perf_disable_func(struct perf_cpu_context *cpuctx,
 		event_sched_out(event);
 	}
 	event_set_state(event, PERF_EVENT_STATE_OFF);
-	if (event->group_leader == event)
-		perf_groups_park(event);
+	/* a leader is parked by the next sched-in walk */
+	perf_groups_leader_changed(event);
 }
 
 /**

@@ -15,9 +15,10 @@
  * one list for priority and for rotation.
  *
  * A leader that is off waits on the epc's off_groups instead
- * (PERF_ATTACH_PARKED), out of every walk, and comes back to its place
- * by its group_seq when it is enabled: paused groups cost a context
- * switch nothing.  ctx->nr_queued counts the leaders that are not parked;
+ * (PERF_ATTACH_PARKED), out of every walk, from its install or from the
+ * first sched-in walk that meets it off, and comes back to its place by
+ * its group_seq when it is enabled: paused groups cost a context switch
+ * nothing.  ctx->nr_queued counts the leaders that are not parked;
  * a task context with none is not made active (perf_task_ctx_wanted()).
  */
 
@@ -108,11 +109,13 @@ void perf_groups_del(struct perf_event *leader)
 }
 
 /**
- * perf_groups_park - a leader has gone off: out of the walks
- * @leader: the leader, just made OFF and off the PMU; its ctx->lock held
+ * perf_groups_park - a walk met a leader that is off: out of the walks
+ * @leader: the leader, OFF (so off the PMU); its ctx->lock held
  *
- * It keeps its group_seq, so that perf_event_set_inactive() puts it back
- * where it was among the groups.
+ * Parked by the sched-in walk that meets it rather than when it goes off,
+ * so that a DISABLE and ENABLE between two switches cost nothing here.
+ * It keeps its group_seq, so that perf_groups_unpark() puts it back where
+ * it was among the groups.
  */
 void perf_groups_park(struct perf_event *leader)
 {
@@ -123,27 +126,18 @@ void perf_groups_park(struct perf_event *leader)
 	leader->group_seq = seq;
 	leader->attach_state |= PERF_ATTACH_PARKED;
 	list_add_tail(&leader->group_entry, &epc->off_groups);
-	perf_groups_changed(epc->ctx);
 }
 
 /**
- * perf_event_set_inactive - an event that is off is enabled
- * @event: the event, in its context; its ctx->lock held
- *
- * Makes @event INACTIVE (the caller has set its tstamp); a leader goes
- * back among the groups that may run, where it was.  The caller puts it
- * on the PMU if the context is active.
+ * perf_groups_unpark - a parked leader is enabled: back where it was
+ * @leader: the leader, INACTIVE now; its ctx->lock held
  */
-void perf_event_set_inactive(struct perf_event *event)
+void perf_groups_unpark(struct perf_event *leader)
 {
-	lockdep_assert_held(&event->ctx->lock);
-	WRITE_ONCE(event->state, PERF_EVENT_STATE_INACTIVE);
-	if (event->attach_state & PERF_ATTACH_PARKED) {
-		list_del_init(&event->group_entry);
-		event->attach_state &= ~PERF_ATTACH_PARKED;
-		groups_queue(event);
-		perf_groups_changed(event->ctx);
-	}
+	lockdep_assert_held(&leader->ctx->lock);
+	list_del_init(&leader->group_entry);
+	leader->attach_state &= ~PERF_ATTACH_PARKED;
+	groups_queue(leader);
 }
 
 /* The leftmost node of @root with cpu @cpu, or NULL. */

@@ -7,6 +7,7 @@
 #ifndef _KERNEL_EVENTS_GROUPS_H
 #define _KERNEL_EVENTS_GROUPS_H
 
+#include <linux/lockdep.h>
 #include <linux/perf_event.h>
 #include <asm/barrier.h>
 
@@ -14,10 +15,10 @@ struct list_head;
 struct rb_node;
 
 /*
- * The groups of @ctx changed (an event joined or left, a leader went off
- * or on, an attr that inheritance looks at changed), after the change
- * itself: a fork that saw the old generation looks at the groups again
- * (inherit.c).  ctx->lock held.
+ * The groups of @ctx changed (an event joined or left, a leader that
+ * inherits went off or on, an attr that inheritance looks at changed),
+ * after the change itself: a fork that saw the old generation looks at
+ * the groups again (inherit.c).  ctx->lock held.
  */
 static inline void perf_groups_changed(struct perf_event_context *ctx)
 {
@@ -41,10 +42,33 @@ struct perf_event *perf_group_walk_next(struct group_walk *w);
 /* A leader joins its epc (parked if off), or leaves it. */
 void perf_groups_add(struct perf_event *leader);
 void perf_groups_del(struct perf_event *leader);
-/* A leader has just gone off: out of the walks, keeping its place. */
+/* A walk met a leader that is off: out of the walks, keeping its place. */
 void perf_groups_park(struct perf_event *leader);
-/* OFF -> INACTIVE; a leader rejoins the walks where it was. */
-void perf_event_set_inactive(struct perf_event *event);
+void perf_groups_unpark(struct perf_event *leader);
+
+/*
+ * A leader that inherits went off or on: what a fork saw of the groups
+ * may no longer hold (those that do not inherit are nothing to a fork).
+ */
+static inline void perf_groups_leader_changed(struct perf_event *event)
+{
+	if (event->group_leader == event && event->attr.inherit)
+		perf_groups_changed(event->ctx);
+}
+
+/*
+ * perf_event_set_inactive - an event that is off is enabled: INACTIVE,
+ * and a parked leader back among the groups that may run.  The caller
+ * set its tstamp, and puts it on the PMU if the context is active.
+ */
+static inline void perf_event_set_inactive(struct perf_event *event)
+{
+	lockdep_assert_held(&event->ctx->lock);
+	WRITE_ONCE(event->state, PERF_EVENT_STATE_INACTIVE);
+	if (unlikely(event->attach_state & PERF_ATTACH_PARKED))
+		perf_groups_unpark(event);
+	perf_groups_leader_changed(event);
+}
 /* Move the first flexible group that may run here to the back. */
 void perf_groups_rotate(struct perf_event_pmu_context *epc);
 
