@@ -69,6 +69,7 @@ static inline void perf_event_set_inactive(struct perf_event *event)
 		perf_groups_unpark(event);
 	perf_groups_leader_changed(event);
 }
+
 /* Move the first flexible group that may run here to the back. */
 void perf_groups_rotate(struct perf_event_pmu_context *epc);
 
