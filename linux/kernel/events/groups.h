@@ -20,7 +20,7 @@ struct rb_node;
  * after the change itself: a fork that saw the old generation looks at
  * the groups again (inherit.c).  ctx->lock held.
  */
-static inline void perf_groups_changed(struct perf_event_context *ctx)
+static __always_inline void perf_groups_changed(struct perf_event_context *ctx)
 {
 	/* after the change: pairs with the acquire in inherit.c's look */
 	smp_store_release(&ctx->groups_gen, ctx->groups_gen + 1);
@@ -50,7 +50,7 @@ void perf_groups_unpark(struct perf_event *leader);
  * A leader that inherits went off or on: what a fork saw of the groups
  * may no longer hold (those that do not inherit are nothing to a fork).
  */
-static inline void perf_groups_leader_changed(struct perf_event *event)
+static __always_inline void perf_groups_leader_changed(struct perf_event *event)
 {
 	if (event->group_leader == event && event->attr.inherit)
 		perf_groups_changed(event->ctx);
@@ -61,7 +61,7 @@ static inline void perf_groups_leader_changed(struct perf_event *event)
  * and a parked leader back among the groups that may run.  The caller
  * set its tstamp, and puts it on the PMU if the context is active.
  */
-static inline void perf_event_set_inactive(struct perf_event *event)
+static __always_inline void perf_event_set_inactive(struct perf_event *event)
 {
 	lockdep_assert_held(&event->ctx->lock);
 	WRITE_ONCE(event->state, PERF_EVENT_STATE_INACTIVE);
