@@ -621,7 +621,7 @@ static int group_sched_in(struct perf_event *leader)
 void perf_epc_sched_out(struct perf_event_pmu_context *epc, int what)
 {
 	struct perf_event *leader;
-	struct group_walk w;
+	struct group_walk w __uninitialized;
 
 	lockdep_assert_held(&epc->ctx->lock);
 	if (!epc->nr_active)
@@ -649,7 +649,7 @@ static void epc_groups_sched_in(struct perf_event_pmu_context *epc,
 				bool pinned)
 {
 	struct perf_event *leader;
-	struct group_walk w;
+	struct group_walk w __uninitialized;
 
 	perf_group_walk_start(&w, epc, pinned);
 	while ((leader = perf_group_walk_next(&w))) {
@@ -1758,7 +1758,7 @@ static bool perf_event_ticks(struct perf_event *event)
 static void epc_tick(struct perf_event_pmu_context *epc)
 {
 	struct perf_event *leader, *event;
-	struct group_walk w;
+	struct group_walk w __uninitialized;
 	int i;
 
 	if (!epc->nr_active)

@@ -219,7 +219,7 @@ struct perf_event *perf_group_walk_next(struct group_walk *w)
  */
 void perf_groups_rotate(struct perf_event_pmu_context *epc)
 {
-	struct group_walk w;
+	struct group_walk w __uninitialized;
 	struct perf_event *first;
 
 	lockdep_assert_held(&epc->ctx->lock);

@@ -26,7 +26,12 @@ static __always_inline void perf_groups_changed(struct perf_event_context *ctx)
 	smp_store_release(&ctx->groups_gen, ctx->groups_gen + 1);
 }
 
-/* A walk over the pinned or flexible leaders that may run on this CPU. */
+/*
+ * A walk over the pinned or flexible leaders that may run on this CPU.
+ * perf_group_walk_start() sets every field, so walks are declared
+ * __uninitialized: no zeroing on the context-switch path where the
+ * kernel zeroes stack variables (CONFIG_INIT_STACK_ALL_ZERO).
+ */
 struct group_walk {
 	struct list_head	*head;
 	struct perf_event	*list_next;	/* NULL at the end */

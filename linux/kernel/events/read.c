@@ -201,7 +201,8 @@ static bool perf_read_here(struct perf_event *event, u64 *value,
 static ssize_t perf_read_one(struct perf_event *event, char __user *buf)
 {
 	u64 fmt = event->attr.read_format;
-	u64 record[5];	/* value, [enabled], [running], [id], [lost] */
+	/* value, [enabled], [running], [id], [lost]: only what is set is copied */
+	u64 record[5] __uninitialized;
 	u64 *next = record;
 	u64 enabled, running;
 	size_t len;
@@ -240,8 +241,9 @@ static inline u64 *perf_read_group_word(u64 *slot, u64 v, bool first)
 }
 
 /* One member's slot in a group read: value, then [id] [lost]. */
-static u64 *perf_read_group_member(struct perf_event *member, u64 read_format,
-				   u64 *slot, bool first)
+static __always_inline u64 *perf_read_group_member(struct perf_event *member,
+						   u64 read_format, u64 *slot,
+						   bool first)
 {
 	slot = perf_read_group_word(slot, perf_event_count_with_exited(member),
 				    first);
@@ -311,6 +313,7 @@ static bool perf_read_group_here(struct perf_event *leader, u64 read_format,
 	u64 enabled, running;
 	unsigned long flags;
 	u64 *slot = words + 1;	/* words[0] is nr */
+	u64 *times;
 	bool here;
 
 	local_irq_save(flags);
@@ -318,19 +321,22 @@ static bool perf_read_group_here(struct perf_event *leader, u64 read_format,
 	if (!here)
 		goto out;
 
+	/* the times' words come first; they are filled in last */
+	times = slot;
+	slot += !!(read_format & PERF_FORMAT_TOTAL_TIME_ENABLED) +
+		!!(read_format & PERF_FORMAT_TOTAL_TIME_RUNNING);
 	leader->pmu->read(leader);
-	for_each_sibling_event(sibling, leader)
+	slot = perf_read_group_member(leader, read_format, slot, true);
+	for_each_sibling_event(sibling, leader) {
 		if (sibling->state == PERF_EVENT_STATE_ACTIVE)
 			sibling->pmu->read(sibling);
-
+		slot = perf_read_group_member(sibling, read_format, slot, true);
+	}
 	perf_event_times_local(leader, &enabled, &running);
 	if (read_format & PERF_FORMAT_TOTAL_TIME_ENABLED)
-		*slot++ = enabled;
+		*times++ = enabled;
 	if (read_format & PERF_FORMAT_TOTAL_TIME_RUNNING)
-		*slot++ = running;
-	slot = perf_read_group_member(leader, read_format, slot, true);
-	for_each_sibling_event(sibling, leader)
-		slot = perf_read_group_member(sibling, read_format, slot, true);
+		*times = running;
 out:
 	local_irq_restore(flags);
 	return here;
@@ -346,7 +352,12 @@ out:
 static ssize_t perf_read_group(struct perf_event *event, char __user *buf,
 			       size_t size)
 {
-	u64 on_stack[PERF_READ_GROUP_STACK_WORDS];
+	/*
+	 * Not zeroed first: every word up to @size is written before the
+	 * copy (the layout is the group's, which ctx->mutex keeps still),
+	 * and a read that fails copies nothing.
+	 */
+	u64 on_stack[PERF_READ_GROUP_STACK_WORDS] __uninitialized;
 	struct perf_event *leader = event->group_leader;
 	u64 read_format = event->attr.read_format;
 	struct perf_event *child;

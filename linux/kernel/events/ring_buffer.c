@@ -518,7 +518,8 @@ rb_output_begin(struct perf_output_handle *handle,
 		struct perf_sample_data *data, struct perf_event *event,
 		unsigned int size, bool backward)
 {
-	struct perf_lost_record lost_rec;
+	/* filled in whole where it is used, on the rare lost path */
+	struct perf_lost_record lost_rec __uninitialized;
 	struct perf_buffer *rb;
 	long lost = 0, head, next;
 	unsigned long pos, progress;
