@@ -98,14 +98,16 @@ void perf_groups_del(struct perf_event *leader)
 		list_del_init(&leader->group_entry);
 		return;
 	}
-	epc->ctx->nr_queued--;
 	if (!RB_EMPTY_NODE(&leader->group_node)) {
 		rb_erase(&leader->group_node, leader->attr.pinned ?
 			 &epc->pinned_cpu_groups : &epc->flexible_cpu_groups);
 		RB_CLEAR_NODE(&leader->group_node);
-	} else {
+	} else if (!list_empty(&leader->group_entry)) {
 		list_del_init(&leader->group_entry);
+	} else {
+		return;
 	}
+	epc->ctx->nr_queued--;
 }
 
 /**
