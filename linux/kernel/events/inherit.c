@@ -738,9 +738,7 @@ void perf_event_exit_task(struct task_struct *task)
 		return;
 	lazy_links_drop(ctx);
 	mutex_lock(&ctx->mutex);
-	/* a context without events is active nowhere (a link's alone) */
-	if (ctx->nr_events)
-		perf_ctx_sched_out_all(ctx);
+	perf_ctx_sched_out_all(ctx);
 	exit_ctx_events(ctx, true);
 	mutex_unlock(&ctx->mutex);
 	perf_ctx_put(ctx);
