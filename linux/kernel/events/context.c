@@ -763,14 +763,21 @@ static void sched_cb_call(struct task_struct *task, bool sched_in)
 	}
 }
 
-/* Make @ctx this CPU's task context and put its events on.  IRQs off. */
+/*
+ * Make @ctx this CPU's task context and put its events on.  IRQs off.
+ * @if_queued: only if it has a group that may run, as seen under its lock
+ * (a context switch: a lockless look may be older than a removal that
+ * just emptied it, and an empty context must not stay active).
+ */
 static void task_ctx_activate(struct perf_cpu_context *cpuctx,
-			      struct perf_event_context *ctx)
+			      struct perf_event_context *ctx, bool if_queued)
 {
 	struct perf_event_pmu_context *epc;
 
 	raw_spin_lock(&cpuctx->ctx.lock);
 	raw_spin_lock(&ctx->lock);
+	if (if_queued && !ctx->nr_queued)
+		goto unlock;
 	cpuctx->task_ctx = ctx;
 	perf_ctx_set_timestamp(ctx, perf_clock());
 	ctx->is_active = EVENT_ALL | EVENT_TIME;
@@ -793,6 +800,7 @@ static void task_ctx_activate(struct perf_cpu_context *cpuctx,
 		}
 		perf_pmu_resched_locked(cpuctx, epc->pmu, ctx);
 	}
+unlock:
 	raw_spin_unlock(&ctx->lock);
 	raw_spin_unlock(&cpuctx->ctx.lock);
 }
@@ -877,7 +885,7 @@ void __perf_event_task_sched_in(struct task_struct *prev,
 	if (ctx && cpuctx->task_ctx != ctx && perf_task_ctx_wanted(ctx)) {
 		if (cpuctx->task_ctx)	/* left behind by an odd switch */
 			perf_task_ctx_deactivate(cpuctx, cpuctx->task_ctx);
-		task_ctx_activate(cpuctx, ctx);
+		task_ctx_activate(cpuctx, ctx, true);
 	}
 	if (!list_empty(this_cpu_ptr(&perf_sched_cb_list)))
 		sched_cb_call(task, true);
@@ -936,7 +944,7 @@ static void ctx_call_ipi(void *data)
 			/* the task runs here but had no events when it came */
 			if (cpuctx->task_ctx)
 				perf_task_ctx_deactivate(cpuctx, cpuctx->task_ctx);
-			task_ctx_activate(cpuctx, ctx);
+			task_ctx_activate(cpuctx, ctx, false);
 		}
 	} else if (ctx->cpu != smp_processor_id()) {
 		return;
