@@ -19,13 +19,15 @@
  * may be mmap()ed, and every thread's copy writes into that one buffer,
  * from whichever CPU the thread runs on.
  *
- * One fd for every CPU (PERF_FLAG_ALL_CPUS, pid == -1, cpu == -1): a
- * counting event on each possible CPU behind one fd; read() gives the sum,
- * or each CPU's values with PERF_FORMAT_PER_CPU; ENABLE, DISABLE, RESET and
- * ID apply to all CPUs in one call.
+ * One fd for every CPU (PERF_FLAG_ALL_CPUS, pid == -1, cpu == -1): an
+ * event on each possible CPU behind one fd; read() gives the sum, or each
+ * CPU's values with PERF_FORMAT_PER_CPU; ENABLE, DISABLE, RESET and ID
+ * apply to all CPUs in one call; mmap() at offset cpu * length maps that
+ * CPU's buffer, which its samples go to.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -804,6 +806,7 @@ static int ac_read_per_cpu(int fd, struct ac_read *r)
 /* Refusals first (mainline gives the same errors), then our own. */
 TEST(all_cpus_refusals)
 {
+	long page = sysconf(_SC_PAGESIZE);
 	struct perf_event_attr attr;
 	__u64 word;
 	void *p;
@@ -840,11 +843,6 @@ TEST(all_cpus_refusals)
 	EXPECT_EQ(EINVAL, errno);
 
 	/* the refusals of this core; mainline refuses the flag itself */
-	attr.sample_period = 100000;
-	EXPECT_EQ(-1, sys_perf_event_open(&attr, -1, -1, -1,
-					  PERF_FLAG_ALL_CPUS));
-	EXPECT_EQ(EOPNOTSUPP, errno) TH_LOG("sampling: %s", strerror(errno));
-
 	fd = ac_open(PERF_COUNT_SW_CPU_CLOCK, PERF_FORMAT_PER_CPU, 0);
 	ASSERT_LE(0, fd) TH_LOG("PERF_FLAG_ALL_CPUS: %s (mainline refuses it)",
 				strerror(errno));
@@ -853,10 +851,19 @@ TEST(all_cpus_refusals)
 	/* a buffer too small for every CPU */
 	EXPECT_EQ(-1, read(fd, &word, sizeof(word)));
 	EXPECT_EQ(ENOSPC, errno);
-	/* no buffer to map */
-	p = mmap(NULL, 2 * sysconf(_SC_PAGESIZE), PROT_READ, MAP_SHARED, fd, 0);
+	/* a mapping's offset is a whole number of its lengths: a CPU */
+	p = mmap(NULL, 2 * page, PROT_READ, MAP_SHARED, fd, page);
 	EXPECT_EQ(MAP_FAILED, p);
-	EXPECT_EQ(ENODEV, errno);
+	EXPECT_EQ(EINVAL, errno);
+	p = mmap(NULL, 2 * page, PROT_READ, MAP_SHARED, fd,
+		 (off_t)100000 * 2 * page);
+	EXPECT_EQ(MAP_FAILED, p);
+	EXPECT_EQ(EINVAL, errno);
+	/* no AUX area: it would be one more offset */
+	p = mmap(NULL, 2 * page, PROT_READ, MAP_SHARED, fd, 0);
+	ASSERT_NE(MAP_FAILED, p) TH_LOG("CPU 0's buffer: %s", strerror(errno));
+	EXPECT_EQ(0, ((struct perf_event_mmap_page *)p)->aux_offset);
+	munmap(p, 2 * page);
 	/* the ioctls of one event that do not apply to all CPUs at once */
 	word = 1000;
 	EXPECT_EQ(-1, ioctl(fd, PERF_EVENT_IOC_PERIOD, &word));
@@ -1034,6 +1041,98 @@ TEST(all_cpus_matches_one_event_per_cpu)
 	for (i = 0; i < online; i++)
 		close(fds[i]);
 	close(p1[0]); close(p1[1]); close(p2[0]); close(p2[1]);
+	close(fd);
+}
+
+/*
+ * Sampling through one fd for every CPU: each CPU's samples go to that
+ * CPU's buffer, mapped at offset cpu * length, and carry the fd's id.
+ * cpu-clock samples every online CPU, idle or not; an offline CPU's
+ * buffer stays empty.  poll() on the fd sees any CPU's wake-up.
+ */
+#define AC_PAGES	8
+#define AC_SAMPLE	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | \
+			 PERF_SAMPLE_CPU)
+
+struct ac_sample {
+	struct perf_event_header header;
+	__u64 id;
+	__u32 pid, tid;
+	__u32 cpu, res;
+};
+
+TEST(all_cpus_sampling_per_cpu_buffers)
+{
+	long page = sysconf(_SC_PAGESIZE), len = (1 + AC_PAGES) * page;
+	long online = sysconf(_SC_NPROCESSORS_ONLN);
+	static struct ring rings[AC_MAX_CPUS];
+	static struct ac_read cpus;
+	long samples[AC_MAX_CPUS] = { 0 };
+	struct perf_event_attr attr;
+	union { struct ac_sample s; char b[256]; } rec;
+	struct perf_event_header *h;
+	int fd, i, with_samples = 0;
+	struct pollfd pfd;
+	__u64 id;
+	void *p;
+
+	sw_attr(&attr, PERF_COUNT_SW_CPU_CLOCK);
+	attr.sample_period = 1000000;	/* 1 ms of each CPU's clock */
+	attr.sample_type = AC_SAMPLE;
+	attr.read_format = AC_TIMES | PERF_FORMAT_ID | PERF_FORMAT_PER_CPU;
+	attr.wakeup_events = 1;
+	attr.disabled = 1;
+	fd = sys_perf_event_open(&attr, -1, -1, -1,
+				 PERF_FLAG_ALL_CPUS | PERF_FLAG_FD_CLOEXEC);
+	ASSERT_LE(0, fd) TH_LOG("PERF_FLAG_ALL_CPUS: %s (mainline refuses it)",
+				strerror(errno));
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ID, &id));
+	/* the per-CPU read names the possible CPUs */
+	ASSERT_EQ(0, ac_read_per_cpu(fd, &cpus));
+	ASSERT_LE(online, (long)cpus.nr);
+	for (i = 0; i < (int)cpus.nr; i++) {
+		ASSERT_GT(AC_MAX_CPUS, cpus.c[i].cpu);
+		p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+			 (off_t)cpus.c[i].cpu * len);
+		ASSERT_NE(MAP_FAILED, p) TH_LOG("cpu %llu: %s",
+						cpus.c[i].cpu, strerror(errno));
+		rings[i].meta = p;
+		rings[i].data = (char *)p + page;
+		rings[i].map_len = len;
+		rings[i].data_size = (__u64)AC_PAGES * page;
+	}
+	/* one CPU's buffer has one size */
+	p = mmap(NULL, 2 * page, PROT_READ, MAP_SHARED, fd,
+		 (off_t)cpus.c[0].cpu * 2 * page);
+	EXPECT_EQ(MAP_FAILED, p);
+	EXPECT_EQ(EINVAL, errno);
+
+	ASSERT_EQ(0, enable(fd));
+	pfd.fd = fd;
+	pfd.events = POLLIN;
+	EXPECT_EQ(1, poll(&pfd, 1, 5000));
+	EXPECT_TRUE(pfd.revents & POLLIN);
+	usleep(200000);
+	ASSERT_EQ(0, disable(fd));
+
+	for (i = 0; i < (int)cpus.nr; i++) {
+		while ((h = ring_next(&rings[i], &rec, sizeof(rec)))) {
+			if (h->type != PERF_RECORD_SAMPLE)
+				continue;
+			samples[i]++;
+			EXPECT_EQ(sizeof(rec.s), h->size);
+			EXPECT_EQ(id, rec.s.id);
+			EXPECT_EQ(cpus.c[i].cpu, rec.s.cpu);
+		}
+		EXPECT_FALSE(rings[i].bad);
+		ring_publish(&rings[i]);
+		if (samples[i])
+			with_samples++;
+		TH_LOG("cpu %llu: %ld samples", cpus.c[i].cpu, samples[i]);
+	}
+	EXPECT_EQ(online, with_samples);
+	for (i = 0; i < (int)cpus.nr; i++)
+		ring_unmap(&rings[i]);
 	close(fd);
 }
 

@@ -49,6 +49,14 @@ static void op_open(struct worker *w)
 		t.n = rnd(w, FZ_CGROUPS);
 		if (chance(w, 90))
 			t.cpu = rnd(w, sys_info.ncpus);
+	} else if (r < 38) {
+		/* bit 4 with what it asks for: no task, no CPU, no group */
+		flags = (1UL << 4) | (chance(w, 50) ? PERF_FLAG_FD_CLOEXEC : 0);
+		t.kind = P_NUM;
+		t.n = -1;
+		t.cpu = -1;
+		if (chance(w, 90))
+			arg_num(w, &grp, -1);
 	}
 	if (t.kind == P_CGROUP && !(flags & PERF_FLAG_PID_CGROUP))
 		flags |= PERF_FLAG_PID_CGROUP;
