@@ -479,10 +479,12 @@ struct perf_event_attr {
 #define PERF_FLAG_PID_CGROUP	(1UL << 2)	/* pid is a cgroup fd (cpu >= 0) */
 #define PERF_FLAG_FD_CLOEXEC	(1UL << 3)	/* set FD_CLOEXEC on the fd */
 /*
- * Extension: with pid == -1 and cpu == -1, one fd that counts on every
+ * Extension: with pid == -1 and cpu == -1, one fd for an event on every
  * possible CPU (those that come online later too).  read() gives the sum
  * over the CPUs, or each CPU's values with PERF_FORMAT_PER_CPU; ENABLE,
- * DISABLE, RESET and ID apply to all CPUs at once.
+ * DISABLE, RESET and ID apply to all CPUs at once.  A sampling event
+ * writes each CPU's records to that CPU's buffer: mmap() of length L at
+ * offset cpu * L maps it.
  */
 #define PERF_FLAG_ALL_CPUS	(1UL << 4)
 
