@@ -21,9 +21,9 @@
  *
  * One fd for every CPU (PERF_FLAG_ALL_CPUS, pid == -1, cpu == -1): an
  * event on each possible CPU behind one fd; read() gives the sum, or each
- * CPU's values with PERF_FORMAT_PER_CPU; ENABLE, DISABLE, RESET and ID
- * apply to all CPUs in one call; mmap() at offset cpu * length maps that
- * CPU's buffer, which its samples go to.
+ * CPU's values with PERF_FORMAT_PER_CPU; ENABLE, DISABLE, RESET, ID and
+ * SET_FILTER apply to all CPUs in one call; mmap() at offset cpu * length
+ * maps that CPU's buffer, which its samples go to.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -870,6 +870,9 @@ TEST(all_cpus_refusals)
 	EXPECT_EQ(EOPNOTSUPP, errno);
 	EXPECT_EQ(-1, ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, -1));
 	EXPECT_EQ(EOPNOTSUPP, errno);
+	/* cpu-clock takes no filter, as one such event does not */
+	EXPECT_EQ(-1, ioctl(fd, PERF_EVENT_IOC_SET_FILTER, "cpu == 0"));
+	EXPECT_EQ(EINVAL, errno);
 	close(fd);
 	close(other);
 }
@@ -1134,6 +1137,85 @@ TEST(all_cpus_sampling_per_cpu_buffers)
 	for (i = 0; i < (int)cpus.nr; i++)
 		ring_unmap(&rings[i]);
 	close(fd);
+}
+
+static int ac_open_switches(long long tp, const char *filter)
+{
+	struct perf_event_attr attr;
+	int fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_TRACEPOINT;
+	attr.config = tp;
+	attr.disabled = 1;
+	fd = sys_perf_event_open(&attr, -1, -1, -1,
+				 PERF_FLAG_ALL_CPUS | PERF_FLAG_FD_CLOEXEC);
+	if (fd >= 0 && filter && ioctl(fd, PERF_EVENT_IOC_SET_FILTER, filter)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/*
+ * PERF_EVENT_IOC_SET_FILTER gives every CPU's event one tracing filter:
+ * switches away from a task that does not exist count nothing, those
+ * away from this test's pipe partner count on whichever CPU it runs.
+ */
+TEST(all_cpus_tracepoint_filter)
+{
+	long long tp = tracepoint_id("sched", "sched_switch");
+	int fd_none, fd_kid, i, p1[2], p2[2];
+	char filter[64], c = 0;
+	__u64 none, kid;
+	pid_t pid;
+
+	if (tp < 0)
+		SKIP(return, "no tracefs or no sched:sched_switch");
+	fd_none = ac_open_switches(tp, "prev_pid == 2147483647");
+	ASSERT_LE(0, fd_none) TH_LOG("PERF_FLAG_ALL_CPUS: %s (mainline refuses it)",
+				     strerror(errno));
+	/* a filter is set once; a bad one is refused */
+	EXPECT_EQ(-1, ioctl(fd_none, PERF_EVENT_IOC_SET_FILTER, "prev_pid == 1"));
+	EXPECT_EQ(EEXIST, errno);
+	EXPECT_EQ(-1, ac_open_switches(tp, "no_such_field == 1"));
+	EXPECT_EQ(EINVAL, errno);
+
+	ASSERT_EQ(0, pipe(p1));
+	ASSERT_EQ(0, pipe(p2));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		while (read(p1[0], &c, 1) == 1 && c)
+			if (write(p2[1], &c, 1) != 1)
+				_exit(1);
+		_exit(0);
+	}
+	snprintf(filter, sizeof(filter), "prev_pid == %d", pid);
+	fd_kid = ac_open_switches(tp, filter);
+	ASSERT_LE(0, fd_kid) TH_LOG("%s: %s", filter, strerror(errno));
+	ASSERT_EQ(0, enable(fd_none));
+	ASSERT_EQ(0, enable(fd_kid));
+	for (i = 0; i < 200; i++) {
+		c = 1;
+		ASSERT_EQ(1, write(p1[1], &c, 1));
+		ASSERT_EQ(1, read(p2[0], &c, 1));
+	}
+	ASSERT_EQ(0, disable(fd_kid));
+	ASSERT_EQ(0, disable(fd_none));
+	c = 0;
+	ASSERT_EQ(1, write(p1[1], &c, 1));
+	ASSERT_EQ(0, reap_child(pid));
+	none = read_value(fd_none);
+	kid = read_value(fd_kid);
+	TH_LOG("switches away from the partner %llu, from no task %llu",
+	       (unsigned long long)kid, (unsigned long long)none);
+	EXPECT_EQ(0, none);
+	EXPECT_LE(190, kid);
+	close(p1[0]); close(p1[1]); close(p2[0]); close(p2[1]);
+	close(fd_kid);
+	close(fd_none);
 }
 
 TEST_HARNESS_MAIN

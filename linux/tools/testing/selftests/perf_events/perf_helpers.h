@@ -370,6 +370,32 @@ static inline struct perf_event_header *ring_next(struct ring *r, void *buf,
 	return h;
 }
 
+/* The id of a tracepoint, from tracefs; -1 if it cannot be found. */
+static inline long long tracepoint_id(const char *sys, const char *name)
+{
+	static const char * const roots[] = {
+		"/sys/kernel/tracing",
+		"/sys/kernel/debug/tracing",
+	};
+	char path[256];
+	long long id;
+	unsigned int i;
+	FILE *f;
+
+	for (i = 0; i < sizeof(roots) / sizeof(roots[0]); i++) {
+		snprintf(path, sizeof(path), "%s/events/%s/%s/id", roots[i],
+			 sys, name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fscanf(f, "%lld", &id) != 1)
+			id = -1;
+		fclose(f);
+		return id;
+	}
+	return -1;
+}
+
 /* bpf(2), which glibc does not wrap either. */
 static inline int sys_bpf(int cmd, union bpf_attr *attr)
 {

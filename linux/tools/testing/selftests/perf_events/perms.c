@@ -234,32 +234,6 @@ static const char *result_name(int r)
 	return r ? strerror(r) : "success";
 }
 
-/* The id of a tracepoint, from tracefs; -1 if it cannot be found. */
-static long long tracepoint_id(const char *sys, const char *name)
-{
-	static const char * const roots[] = {
-		"/sys/kernel/tracing",
-		"/sys/kernel/debug/tracing",
-	};
-	char path[256];
-	long long id;
-	unsigned int i;
-	FILE *f;
-
-	for (i = 0; i < ARRAY_SIZE(roots); i++) {
-		snprintf(path, sizeof(path), "%s/events/%s/%s/id", roots[i],
-			 sys, name);
-		f = fopen(path, "r");
-		if (!f)
-			continue;
-		if (fscanf(f, "%lld", &id) != 1)
-			id = -1;
-		fclose(f);
-		return id;
-	}
-	return -1;
-}
-
 /*
  * Without CONFIG_PROC_SYSCTL there is no /proc/sys: the level is then the
  * default, 2 (Documentation/admin-guide/sysctl/kernel.rst), and cannot be
