@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * One fd that counts on every CPU: perf_event_open() with
- * PERF_FLAG_ALL_CPUS, pid == -1 and cpu == -1.
+ * One fd for every CPU: perf_event_open() with PERF_FLAG_ALL_CPUS,
+ * pid == -1 and cpu == -1.
  *
- * The fd stands for one counting event per possible CPU, each an ordinary
- * CPU-wide event in its CPU's context.  An event of a CPU that is offline
+ * The fd stands for one event per possible CPU, each an ordinary CPU-wide
+ * event in its CPU's context, all with the same id.  An event of a CPU that is offline
  * waits there and counts once the CPU comes online, so CPUs that come
  * online later are counted without anything done at hotplug.
  *
@@ -22,7 +22,15 @@
  * read() gives the read_format layout of one event, with the counts, times
  * and lost samples summed over the CPUs, or with PERF_FORMAT_PER_CPU the
  * number of CPUs and each CPU's values (include/uapi/linux/perf_event.h).
- * The id is that of the first CPU's event, the same in every entry.
+ * The id is that of the first CPU's event, which every other CPU's event
+ * takes too: samples and side-band records carry the id that
+ * PERF_EVENT_IOC_ID gives.
+ *
+ * Each CPU's event writes to a buffer of its own: mmap() of length L at
+ * offset cpu * L maps that CPU's (ring_buffer.c then sees offset 0; there
+ * is no AUX area).  poll() waits on every CPU's event and reports what
+ * any of their buffers has.  SET_FILTER gives each CPU's event the filter
+ * in turn, under that event's context mutex alone.
  *
  * Refused, in this order (after the checks of the attr that every open
  * makes, and before the first event is made):
@@ -30,7 +38,6 @@
  *     PERF_FLAG_FD_OUTPUT                                    EINVAL
  *   PERF_FORMAT_GROUP (the fd is no group)                  EINVAL
  *   aux_output or aux_pause/aux_resume (no AUX leader)      EINVAL
- *   a sampling event (no buffer to write to)                EOPNOTSUPP
  *   no right to watch CPUs (perf_allow_cpu())               EACCES
  *   a PMU whose counters several CPUs share (uncore): its
  *     events move between CPUs, and N CPUs would count one
@@ -52,8 +59,11 @@
 #include <linux/cpumask.h>
 #include <linux/file.h>
 #include <linux/fs.h>
+#include <linux/mm.h>
 #include <linux/mutex.h>
+#include <linux/nospec.h>
 #include <linux/perf_event.h>
+#include <linux/poll.h>
 #include <linux/security.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
@@ -65,7 +75,9 @@
 #include "event.h"
 #include "read.h"
 #include "records.h"
+#include "ring_buffer.h"
 #include "syscall.h"
+#include "tracepoint.h"
 
 /**
  * struct perf_all_cpus - the object behind a PERF_FLAG_ALL_CPUS fd
@@ -288,6 +300,34 @@ static ssize_t perf_all_cpus_read(struct file *file, char __user *buf,
 	return all_cpus_read_sum(all, (u64 __user *)buf);
 }
 
+/*
+ * The same filter for every CPU's event, in CPU order.  Each CPU's event
+ * checks the text as one event would, so a bad expression, or a second
+ * filter (EEXIST), fails at the first CPU with nothing set; only a want
+ * of memory can leave the CPUs before it filtered and those after not.
+ */
+static long all_cpus_set_filter(struct perf_all_cpus *all, void __user *arg)
+{
+	struct perf_event_context *ctx;
+	struct perf_event *event;
+	long err = 0;
+	int cpu;
+
+	mutex_lock(&all->mutex);
+	for_each_possible_cpu(cpu) {
+		event = all->events[cpu];
+		if (!event)
+			continue;
+		ctx = perf_event_ctx_lock(event);
+		err = perf_event_set_filter(event, arg);
+		perf_event_ctx_unlock(event, ctx);
+		if (err)
+			break;
+	}
+	mutex_unlock(&all->mutex);
+	return err;
+}
+
 static long perf_all_cpus_ioctl(struct file *file, unsigned int cmd,
 				unsigned long arg)
 {
@@ -306,10 +346,11 @@ static long perf_all_cpus_ioctl(struct file *file, unsigned int cmd,
 		break;
 	case PERF_EVENT_IOC_ID:
 		return put_user(all->id, (u64 __user *)arg) ? -EFAULT : 0;
+	case PERF_EVENT_IOC_SET_FILTER:
+		return all_cpus_set_filter(all, (void __user *)arg);
 	case PERF_EVENT_IOC_REFRESH:
 	case PERF_EVENT_IOC_PERIOD:
 	case PERF_EVENT_IOC_SET_OUTPUT:
-	case PERF_EVENT_IOC_SET_FILTER:
 	case PERF_EVENT_IOC_SET_BPF:
 	case PERF_EVENT_IOC_PAUSE_OUTPUT:
 	case PERF_EVENT_IOC_QUERY_BPF:
@@ -325,8 +366,61 @@ static long perf_all_cpus_ioctl(struct file *file, unsigned int cmd,
 	return 0;
 }
 
+/*
+ * mmap() of length L at offset cpu * L: that CPU's buffer.  The fd's file
+ * keeps the events (and so the buffers) alive while the mapping holds it.
+ */
+static int perf_all_cpus_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	struct perf_all_cpus *all = file->private_data;
+	unsigned long pages = vma_pages(vma), cpu;
+	struct perf_event *event;
+
+	if (!pages || vma->vm_pgoff % pages)
+		return -EINVAL;
+	cpu = vma->vm_pgoff / pages;
+	if (cpu >= nr_cpu_ids)
+		return -EINVAL;
+	event = all->events[array_index_nospec(cpu, nr_cpu_ids)];
+	if (!event)
+		return -EINVAL;
+	/* from here on the mapping counts from the buffer's first page */
+	vma->vm_pgoff = 0;
+	return perf_mmap_event(event, vma);
+}
+
+/*
+ * What any CPU's buffer has (each event's readiness is taken, as for one
+ * event); EPOLLHUP while no CPU's buffer is mapped, as for an event with
+ * no buffer.
+ */
+static __poll_t perf_all_cpus_poll(struct file *file, poll_table *wait)
+{
+	struct perf_all_cpus *all = file->private_data;
+	struct perf_event *event;
+	__poll_t ready = 0;
+	bool mapped = false;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		event = all->events[cpu];
+		if (!event)
+			continue;
+		poll_wait(file, &event->waitq, wait);
+		mutex_lock(&event->mmap_mutex);
+		if (event->rb) {
+			mapped = true;
+			ready |= (__force __poll_t)atomic_xchg(&event->rb->poll, 0);
+		}
+		mutex_unlock(&event->mmap_mutex);
+	}
+	return mapped ? ready : EPOLLHUP;
+}
+
 static const struct file_operations perf_all_cpus_fops = {
 	.read		= perf_all_cpus_read,
+	.poll		= perf_all_cpus_poll,
+	.mmap		= perf_all_cpus_mmap,
 	.unlocked_ioctl	= perf_all_cpus_ioctl,
 	.compat_ioctl	= compat_ptr_ioctl,
 	.release	= perf_all_cpus_release,
@@ -343,8 +437,6 @@ static int all_cpus_check(struct perf_event_attr *attr, pid_t pid, int cpu,
 		return -EINVAL;
 	if (attr->aux_output || attr->aux_action)
 		return -EINVAL;
-	if (attr->freq || attr->sample_period)
-		return -EOPNOTSUPP;
 	return perf_allow_cpu();
 }
 
@@ -358,15 +450,16 @@ static bool all_cpus_pmu_shared(struct perf_event *event)
 }
 
 /*
- * Make each possible CPU's event into @events, none in a context yet.
- * Nothing is locked: allocation may take locks that nest outside a
- * context's mutex.
+ * Make each possible CPU's event into @events, none in a context yet, all
+ * with the first one's id.  Nothing is locked: allocation may take locks
+ * that nest outside a context's mutex.
  */
 static int all_cpus_alloc_events(struct perf_event_attr *attr,
 				 struct perf_event **events)
 {
 	struct perf_event_attr one = *attr;
 	struct perf_event *event;
+	u64 id = 0;
 	int cpu;
 
 	/* a CPU-wide event has no copies to make or sum */
@@ -381,6 +474,10 @@ static int all_cpus_alloc_events(struct perf_event_attr *attr,
 		events[cpu] = event;
 		if (all_cpus_pmu_shared(event))
 			return -EOPNOTSUPP;
+		/* no lookup goes by id: only what records and reads show */
+		if (!id)
+			id = event->id;
+		event->id = id;
 	}
 	return 0;
 }

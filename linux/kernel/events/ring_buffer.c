@@ -856,7 +856,7 @@ static struct page *rb_mmap_page(struct perf_buffer *rb, unsigned long pgoff)
  */
 static vm_fault_t perf_mmap_fault(struct vm_fault *vmf)
 {
-	struct perf_event *event = vmf->vma->vm_file->private_data;
+	struct perf_event *event = vmf->vma->vm_private_data;
 	vm_fault_t ret = VM_FAULT_SIGBUS;
 	struct perf_buffer *rb;
 	struct page *page;
@@ -937,7 +937,7 @@ static vm_fault_t perf_mmap_mkwrite(struct vm_fault *vmf)
 /* One more VMA maps the buffer (mremap moved it). */
 static void perf_mmap_open(struct vm_area_struct *vma)
 {
-	struct perf_event *event = vma->vm_file->private_data;
+	struct perf_event *event = vma->vm_private_data;
 
 	if (vma->vm_pgoff)
 		perf_aux_vma_open(event->rb);
@@ -1000,7 +1000,7 @@ static void rb_unmapped(struct perf_buffer *rb, struct mm_struct *mm)
 
 static void perf_mmap_close(struct vm_area_struct *vma)
 {
-	struct perf_event *event = vma->vm_file->private_data;
+	struct perf_event *event = vma->vm_private_data;
 	struct perf_buffer *rb = rb_get(event);
 	bool last_of_buffer;
 
@@ -1126,9 +1126,9 @@ static int rb_map_new(struct perf_event *event, struct vm_area_struct *vma,
 }
 
 /**
- * perf_mmap - mmap() of a perf event fd: its ring buffer
- * @file: the event's file
- * @vma: the new mapping
+ * perf_mmap_event - map @event's ring buffer or AUX area into @vma
+ * @event: the event
+ * @vma: the new mapping; @vma->vm_pgoff counts from @event's first page
  *
  * Offset 0 maps the control page followed by 2^n data pages (n >= 0; the
  * control page alone is allowed too).  An inherited per-task event's
@@ -1139,14 +1139,17 @@ static int rb_map_new(struct perf_event *event, struct vm_area_struct *vma,
  * buffer) gives the same buffer, which must then have the same size.
  * Mappings at other offsets are for the AUX area (perf_aux_mmap()).
  *
+ * The mapping keeps @event in @vma->vm_private_data: the file it was
+ * made through may stand for several events (PERF_FLAG_ALL_CPUS), and it
+ * outlives the mapping, since the VMA holds it.
+ *
  * Return: 0, -EINVAL (bad size or flags, AUX of an inherited per-task
  * event, size other than the existing buffer's), -EPERM (over the locked-memory
  * limits), -ENOMEM, -EOPNOTSUPP (AUX on a PMU without), or what the LSM
  * says.
  */
-int perf_mmap(struct file *file, struct vm_area_struct *vma)
+int perf_mmap_event(struct perf_event *event, struct vm_area_struct *vma)
 {
-	struct perf_event *event = file->private_data;
 	unsigned long len = vma->vm_end - vma->vm_start;
 	unsigned long nr_pages;
 	int err;
@@ -1193,12 +1196,25 @@ int perf_mmap(struct file *file, struct vm_area_struct *vma)
 mapped:
 	/* the charge is per mm: a child must not inherit the mapping */
 	vm_flags_set(vma, VM_DONTCOPY | VM_DONTEXPAND | VM_DONTDUMP);
+	vma->vm_private_data = event;
 	vma->vm_ops = &perf_mmap_vm_ops;
 	rb_mmap_populate(event, vma);
 
 	if (event->pmu->event_mapped)
 		event->pmu->event_mapped(event, vma->vm_mm);
 	return 0;
+}
+
+/**
+ * perf_mmap - mmap() of a perf event fd: its ring buffer
+ * @file: the event's file
+ * @vma: the new mapping
+ *
+ * Return: as perf_mmap_event().
+ */
+int perf_mmap(struct file *file, struct vm_area_struct *vma)
+{
+	return perf_mmap_event(file->private_data, vma);
 }
 
 /* --- readers: poll, fasync, wake-ups ---------------------------------- */

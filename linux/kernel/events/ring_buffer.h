@@ -91,6 +91,7 @@ int rb_charge(struct mm_struct *mm, struct user_struct *user,
 
 /* file operations of an event fd */
 int perf_mmap(struct file *file, struct vm_area_struct *vma);
+int perf_mmap_event(struct perf_event *event, struct vm_area_struct *vma);
 __poll_t perf_poll(struct file *file, poll_table *wait);
 int perf_fasync(int fd, struct file *filp, int on);
 
