@@ -4,9 +4,10 @@
  * pid == -1 and cpu == -1.
  *
  * The fd stands for one event per possible CPU, each an ordinary CPU-wide
- * event in its CPU's context, all with the same id.  An event of a CPU that is offline
- * waits there and counts once the CPU comes online, so CPUs that come
- * online later are counted without anything done at hotplug.
+ * event in its CPU's context, all with the same id.  An event of a CPU
+ * that is offline waits there and counts once the CPU comes online, so
+ * CPUs that come online later are counted without anything done at
+ * hotplug.
  *
  * Opening, ENABLE, DISABLE, RESET and the last close reach every CPU with
  * one cross-call (on_each_cpu()), where each CPU acts on its own event
