@@ -405,6 +405,17 @@ static void bench_fork(void)
 	open_disabled_inherited(dis, 64);
 	measure("fork.inherited.64.disabled", b_fork, NULL);
 	close_many(dis, 64);
+	/*
+	 * A fork copies the fd table and the child's exit closes it: the
+	 * bound of the row above is a fork with 64 fds that are not events.
+	 */
+	for (int i = 0; i < 64; i++) {
+		dis[i] = eventfd(0, EFD_CLOEXEC);
+		if (dis[i] < 0)
+			die("eventfd");
+	}
+	measure("fork.inherited.0.fds64", b_fork, NULL);
+	close_many(dis, 64);
 
 	/*
 	 * The same for thread spawn, which copies no fds.  Spawns get a few
