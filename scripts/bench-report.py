@@ -78,7 +78,9 @@ LIMITS = {
     "sideband.mmap_munmap": "sideband.mmap_munmap.limit.no_event",
     "sideband.exec": "sideband.exec.limit.no_event",
     "fork.inherited.8.disabled": "fork.inherited.0",
-    "fork.inherited.64.disabled": "fork.inherited.0",
+    "fork.inherited.64.disabled": "fork.inherited.0.fds64",
+    "fork.thread.inherited.8.disabled": "fork.thread.inherited.0",
+    "fork.thread.inherited.64.disabled": "fork.thread.inherited.0",
 }
 
 
