@@ -398,7 +398,7 @@ static int groups_look(struct perf_event_context *parent_ctx,
 	bool copy_any = false, several = false;
 	struct perf_event *event;
 	unsigned long gen;
-	int err = 0;
+	int err;
 
 	lockdep_assert_held(&parent_ctx->mutex);
 	/* before the states: pairs with perf_groups_changed() */
