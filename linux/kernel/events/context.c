@@ -520,7 +520,8 @@ static int event_sched_in(struct perf_event *event)
 	WRITE_ONCE(event->oncpu, smp_processor_id());
 	event_set_state(event, PERF_EVENT_STATE_ACTIVE);
 	perf_throttle_sched_in(event);
-	perf_log_itrace_start(event);
+	if (unlikely(event->pmu->capabilities & PERF_PMU_CAP_ITRACE))
+		perf_log_itrace_start(event);
 	if (event->pmu->add(event, PERF_EF_START)) {
 		event_set_state(event, PERF_EVENT_STATE_INACTIVE);
 		WRITE_ONCE(event->oncpu, -1);

@@ -495,7 +495,7 @@ out:
 }
 
 /**
- * perf_inherit_lazy - copy a group into the descendants that wait for it
+ * __perf_inherit_lazy - copy a group into the descendants that wait for it
  * @leader: the leader of a group opened by the user, just enabled; its
  *	    ctx->mutex held
  *
@@ -505,7 +505,7 @@ out:
  *
  * Return: 0, or -ENOMEM when a copy could not be made.
  */
-int perf_inherit_lazy(struct perf_event *leader)
+int __perf_inherit_lazy(struct perf_event *leader)
 {
 	struct perf_event_context *top = leader->ctx;
 	struct perf_task_context *tctx;

@@ -57,6 +57,11 @@ static DEFINE_IDR(perf_pmu_idr);
  * Enable and disable
  */
 
+/* The default of the optional callbacks that return nothing. */
+static void perf_pmu_nothing(struct pmu *pmu)
+{
+}
+
 /**
  * perf_pmu_disable - stop a PMU on this CPU, nesting
  * @pmu: the PMU
@@ -67,8 +72,12 @@ static DEFINE_IDR(perf_pmu_idr);
  */
 void perf_pmu_disable(struct pmu *pmu)
 {
-	int *depth = this_cpu_ptr(pmu->pmu_disable_count);
+	int *depth;
 
+	/* a PMU with nothing to stop (software) keeps no depth either */
+	if (pmu->pmu_disable == perf_pmu_nothing)
+		return;
+	depth = this_cpu_ptr(pmu->pmu_disable_count);
 	if ((*depth)++ == 0)
 		pmu->pmu_disable(pmu);
 }
@@ -81,8 +90,11 @@ void perf_pmu_disable(struct pmu *pmu)
  */
 void perf_pmu_enable(struct pmu *pmu)
 {
-	int *depth = this_cpu_ptr(pmu->pmu_disable_count);
+	int *depth;
 
+	if (pmu->pmu_enable == perf_pmu_nothing)
+		return;
+	depth = this_cpu_ptr(pmu->pmu_disable_count);
 	if (WARN_ON_ONCE(*depth <= 0))
 		return;
 	if (--(*depth) == 0)
@@ -92,10 +104,6 @@ void perf_pmu_enable(struct pmu *pmu)
 /* ---------------------------------------------------------------------
  * Default callbacks
  */
-
-static void perf_pmu_nothing(struct pmu *pmu)
-{
-}
 
 static void perf_pmu_txn_start_nothing(struct pmu *pmu, unsigned int flags)
 {
