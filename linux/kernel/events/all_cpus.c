@@ -85,6 +85,7 @@
  * @mutex: serialises the ioctls, open and release (users of @answered)
  * @read_format: the user's read_format (the events have no PER_CPU bit)
  * @id: what PERF_EVENT_IOC_ID and PERF_FORMAT_ID give
+ * @words: u64 words of one CPU's values, or of the sum, in a read()
  * @nr: events in @events
  * @answered: the CPUs whose event the last cross-call reached
  * @events: the event of each possible CPU, NULL for the others
@@ -93,6 +94,7 @@ struct perf_all_cpus {
 	struct mutex		mutex;		/* see above */
 	u64			read_format;
 	u64			id;
+	unsigned int		words;
 	unsigned int		nr;
 	cpumask_var_t		answered;
 	struct perf_event	*events[];
@@ -213,12 +215,16 @@ static unsigned int all_cpus_words(u64 read_format)
 	       sizeof(u64);
 }
 
-/* @event's values (after a sync) as read_format words from @w; the end. */
+/*
+ * Bring @event up to date, as a read of one event does (no lock), and
+ * write its values as read_format words from @w; return the end.
+ */
 static u64 *all_cpus_entry(struct perf_all_cpus *all, struct perf_event *event,
 			   u64 *w)
 {
 	u64 fmt = all->read_format;
 
+	perf_event_sync(event, false);
 	*w++ = local64_read(&event->count);
 	if (fmt & PERF_FORMAT_TOTAL_TIME_ENABLED)
 		*w++ = event->total_time_enabled;
@@ -234,7 +240,7 @@ static u64 *all_cpus_entry(struct perf_all_cpus *all, struct perf_event *event,
 static ssize_t all_cpus_read_per_cpu(struct perf_all_cpus *all,
 				     u64 __user *ubuf)
 {
-	unsigned int words = all_cpus_words(all->read_format);
+	unsigned int words = all->words;
 	u64 entry[6];
 	int cpu;
 
@@ -254,7 +260,7 @@ static ssize_t all_cpus_read_per_cpu(struct perf_all_cpus *all,
 
 static ssize_t all_cpus_read_sum(struct perf_all_cpus *all, u64 __user *ubuf)
 {
-	unsigned int words = all_cpus_words(all->read_format), i;
+	unsigned int words = all->words, i;
 	u64 sum[5] = {}, one[5];
 	int cpu;
 
@@ -279,10 +285,9 @@ static ssize_t perf_all_cpus_read(struct file *file, char __user *buf,
 {
 	struct perf_all_cpus *all = file->private_data;
 	bool per_cpu = all->read_format & PERF_FORMAT_PER_CPU;
-	unsigned int words = all_cpus_words(all->read_format);
+	unsigned int words = all->words;
 	size_t size;
 	ssize_t ret;
-	int cpu;
 
 	ret = security_perf_event_read(all->events[cpumask_first(cpu_possible_mask)]);
 	if (ret)
@@ -292,10 +297,6 @@ static ssize_t perf_all_cpus_read(struct file *file, char __user *buf,
 	if (count < size)
 		return -ENOSPC;
 
-	/* as a read of one event: no lock, each brought up to date first */
-	for_each_possible_cpu(cpu)
-		if (all->events[cpu])
-			perf_event_sync(all->events[cpu], false);
 	if (per_cpu)
 		return all_cpus_read_per_cpu(all, (u64 __user *)buf);
 	return all_cpus_read_sum(all, (u64 __user *)buf);
@@ -560,6 +561,7 @@ int perf_all_cpus_open(struct perf_event_attr *attr, pid_t pid, int cpu,
 	}
 	mutex_init(&all->mutex);
 	all->read_format = attr->read_format;
+	all->words = all_cpus_words(attr->read_format);
 
 	err = all_cpus_alloc_events(attr, events);
 	if (!err)
