@@ -1,6 +1,7 @@
 #!/bin/bash
 # perf sessions on the CPU's hardware PMU (TAP): perf stat and perf record
-# of cycles and instructions over hotloop, checked for sane results.
+# of cycles and instructions over hotloop, checked for sane results, and
+# instructions checked for exactness.
 # QEMU's arm64 PMUv3 counts instructions only under -icount: where an
 # event is "<not supported>" its tests skip.  Not run on x86_64, whose TCG
 # guests have no hardware PMU.
@@ -8,7 +9,7 @@
 cd /tmp || exit 1
 echo "@@PROG perf-hw begin"
 echo "TAP version 13"
-echo "1..4"
+echo "1..5"
 hot=/harness/bin/hotloop
 
 # hotloop's hot loop alone retires several instructions per iteration,
@@ -36,6 +37,30 @@ for ev in cycles instructions; do
 		result FAIL perf_stat_$ev "$ev:u = $cnt, task-clock $tns ns"
 	fi
 done
+
+# Exact counts: hotloop's user instructions for 1, 2 and 3 million
+# iterations (same-length arguments, so its start-up does the same work)
+# grow by the same number each time.
+counts=
+for m in 1 2 3; do
+	out=$(timeout 300 perf stat -x, -e instructions:u -- $hot ${m}000000 2>&1)
+	if echo "$out" | grep -q "<not supported>"; then
+		counts=unsupported
+		break
+	fi
+	counts="$counts $(echo "$out" | awk -F, '$3 ~ /^instructions/ {print $1}')"
+done
+echo "# instructions:u for 1M, 2M, 3M iterations:$counts"
+if [ "$counts" = unsupported ]; then
+	skip perf_stat_instructions_exact "instructions not supported by this PMU"
+else
+	set -- $counts
+	if [ $# = 3 ] && [ "$1" -gt 0 ] && [ $(($2 - $1)) -gt 0 ] && [ $(($2 - $1)) = $(($3 - $2)) ]; then
+		result OK perf_stat_instructions_exact
+	else
+		result FAIL perf_stat_instructions_exact "counts:$counts"
+	fi
+fi
 
 # Sampling on the PMU's overflow interrupt puts the hot function on top.
 for ev in cycles instructions; do
