@@ -1,6 +1,8 @@
 #!/bin/bash
 # guest-image.sh ARCH: build the test programs and the guest's initramfs,
-# build/guest/ARCH/initramfs.cpio = Debian userspace + /init + /harness.
+# build/guest/ARCH/initramfs.cpio = Debian userspace + /init + /harness,
+# and the client guests' build/guest/ARCH/clients.cpio = the same over the
+# userspace with the BPF tracers (rootfs.sh ARCH clients).
 set -euo pipefail
 arch=$1
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -12,6 +14,7 @@ arm64) karch=arm64; cross=aarch64-linux-gnu- ;;
 esac
 
 "$top/scripts/rootfs.sh" "$arch"
+"$top/scripts/rootfs.sh" "$arch" clients
 python3 "$top/scripts/tree.py" pristine "$top/build/pristine"
 
 rm -rf "$out/stage"
@@ -47,9 +50,29 @@ fi
 ${cross}gcc -static -O1 -g -fno-omit-frame-pointer -fno-inline \
 	-o "$out/stage/harness/bin/hotloop" "$top/guest/hotloop.c"
 
+# The PAPI client, linked against the guest userspace's libpapi (rootfs.sh),
+# with only papi.h and libpapi.so taken from it: the rest of its libraries
+# (the cross compiler's C library above all) stay the compiler's own.
+case $arch in
+x86_64) triplet=x86_64-linux-gnu ;;
+arm64) triplet=aarch64-linux-gnu ;;
+esac
+papi_lib=$top/build/rootfs/$arch/usr/lib/$triplet
+rm -rf "$out/papi"
+mkdir -p "$out/papi"
+cp "$top/build/rootfs/$arch/usr/include/papi.h" \
+	"$top/build/rootfs/$arch/usr/include/papiStdEventDefs.h" "$out/papi/"
+cp -L "$papi_lib/libpapi.so" "$out/papi/"
+${cross}gcc -O1 -g -Wall -I "$out/papi" -o "$out/stage/harness/bin/papi_selfmon" \
+	"$top/guest/papi_selfmon.c" -L "$out/papi" -Wl,-rpath-link,"$papi_lib" -lpapi
+
 cp "$top/guest/init" "$out/stage/init"
 cp -r "$top/guest/suites" "$out/stage/harness/"
 (cd "$out/stage" && find . -print0 | cpio --null -o -H newc --quiet -R 0:0) > "$out/harness.cpio"
 cat "$top/build/rootfs/$arch.cpio" "$out/harness.cpio" > "$out/initramfs.cpio.tmp"
 mv "$out/initramfs.cpio.tmp" "$out/initramfs.cpio"
+# The client guests' image: the same /harness over the userspace with the
+# BPF tracers.
+cat "$top/build/rootfs/$arch-clients.cpio" "$out/harness.cpio" > "$out/clients.cpio.tmp"
+mv "$out/clients.cpio.tmp" "$out/clients.cpio"
 echo "guest-image.sh: build/guest/$arch/initramfs.cpio ($(ls "$out"/stage/harness/bin/selftests | wc -l) selftests, $(ls "$out"/stage/harness/bin/mainline-selftests | wc -l) mainline selftests)"

@@ -4,7 +4,8 @@
 # PLAN "shell" gives an interactive shell instead.
 # The console shows kernel messages of level ERR and above only, so that
 # they do not cut into the tests' output; the whole log is dumped at the end.
-# Environment: SMP (2), MEM (2G), ICOUNT (1: -icount shift=0; exact: with
+# Environment: SMP (2), MEM (2G; clients: 3G), ICOUNT (1: -icount
+# shift=0; exact: with
 # sleep=off as well, so that idle time is skipped deterministically),
 # TIMEOUT (s), INITRD (another initramfs), CPU (arm64: QEMU's -cpu, default
 # max; cortex-a57 has a PMUv3 without 64-bit counters), TCG_THREAD
@@ -18,12 +19,17 @@ set -uo pipefail
 tree=$1 arch=$2 variant=$3 plan=$4 log=$5
 top=$(cd "$(dirname "$0")/.." && pwd)
 # VARIANT names the kernel config (debug), or "icount": the plain kernel
-# booted under -icount shift=0.
-kvariant=$variant
-[ "$variant" = icount ] && kvariant=
+# booted under -icount shift=0, or "clients": the plain kernel booted with
+# the client image (the BPF tracers' userspace, guest-image.sh), which
+# needs more memory.
+kvariant=$variant image=initramfs defmem=2G
+case $variant in
+icount) kvariant= ;;
+clients) kvariant= image=clients defmem=3G ;;
+esac
 name=$tree-$arch${kvariant:+-$kvariant}
-smp=${SMP:-2} mem=${MEM:-2G} timeout=${TIMEOUT:-2400}
-initrd=${INITRD:-$top/build/guest/$arch/initramfs.cpio}
+smp=${SMP:-2} mem=${MEM:-$defmem} timeout=${TIMEOUT:-2400}
+initrd=${INITRD:-$top/build/guest/$arch/$image.cpio}
 icount=()
 [ "${ICOUNT:-1}" = 1 ] && icount=(-icount shift=0)
 [ "${ICOUNT:-1}" = exact ] && icount=(-icount shift=0,sleep=off)

@@ -1,28 +1,37 @@
 #!/bin/bash
-# rootfs.sh ARCH: a Debian bookworm userspace for the guest (bash, python3,
-# busybox, Debian's perf), unpacked from .debs without running their
-# maintainer scripts (so no chroot and no binfmt are needed for arm64),
-# packed as build/rootfs/ARCH.cpio (newc, uncompressed).
+# rootfs.sh ARCH [clients]: a Debian bookworm userspace for the guest (bash,
+# python3, busybox, Debian's perf, PAPI), unpacked from .debs without
+# running their maintainer scripts (so no chroot and no binfmt are needed
+# for arm64), packed as build/rootfs/ARCH.cpio (newc, uncompressed).
+# "clients" adds the BPF tracers, bpftrace and BCC, whose LLVM makes them
+# too big for every guest: build/rootfs/ARCH-clients.cpio, for the client
+# guests only.
 #
 # A fetched userspace is also kept in $HARNESS_CACHE (default
 # ~/.cache/perf-harness), like ccache's objects, so that a fresh clone (CI)
 # does not fetch it again; its stamp says what it holds.
 set -euo pipefail
-arch=$1
+arch=$1 flavour=${2:-}
+name=$arch${flavour:+-$flavour}
 top=$(cd "$(dirname "$0")/.." && pwd)
-dir=$top/build/rootfs/$arch
-cpio=$top/build/rootfs/$arch.cpio
+dir=$top/build/rootfs/$name
+cpio=$top/build/rootfs/$name.cpio
 mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
-pkgs=linux-perf,python3,procps,busybox-static,bash,coreutils,util-linux,grep,sed,gawk,findutils,binutils,file,strace,gdb-minimal,libc6-dev
+pkgs=linux-perf,python3,procps,busybox-static,bash,coreutils,util-linux,grep,sed,gawk,findutils,binutils,file,strace,gdb-minimal,libc6-dev,papi-tools,libpapi-dev
+case $flavour in
+"") ;;
+clients) pkgs=$pkgs,bpftrace,bpfcc-tools ;;
+*) echo "rootfs.sh: unknown flavour $flavour" >&2; exit 2 ;;
+esac
 stamp="v2 $arch $pkgs"
 [ -f "$cpio" ] && [ "$(cat "$dir.stamp" 2>/dev/null)" = "$stamp" ] && exit 0
 cache=${HARNESS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/perf-harness}/rootfs
-if [ -f "$cache/$arch.cpio" ] && [ "$(cat "$cache/$arch.stamp" 2>/dev/null)" = "$stamp" ]; then
+if [ -f "$cache/$name.cpio" ] && [ "$(cat "$cache/$name.stamp" 2>/dev/null)" = "$stamp" ]; then
 	mkdir -p "$(dirname "$cpio")"
-	cp "$cache/$arch.cpio" "$cpio.tmp"
+	cp "$cache/$name.cpio" "$cpio.tmp"
 	mv "$cpio.tmp" "$cpio"
 	echo "$stamp" > "$dir.stamp"
-	echo "rootfs.sh: build/rootfs/$arch.cpio from $cache"
+	echo "rootfs.sh: build/rootfs/$name.cpio from $cache"
 	exit 0
 fi
 
@@ -54,8 +63,8 @@ mkdir -p "$dir"/proc "$dir"/sys "$dir"/dev "$dir"/tmp "$dir"/run "$dir"/root
 (cd "$dir" && find . -print0 | cpio --null -o -H newc --quiet) > "$cpio.tmp"
 mv "$cpio.tmp" "$cpio"
 echo "$stamp" > "$dir.stamp"
-if mkdir -p "$cache" 2>/dev/null && cp "$cpio" "$cache/$arch.cpio.tmp" 2>/dev/null; then
-	mv "$cache/$arch.cpio.tmp" "$cache/$arch.cpio"
-	echo "$stamp" > "$cache/$arch.stamp"
+if mkdir -p "$cache" 2>/dev/null && cp "$cpio" "$cache/$name.cpio.tmp" 2>/dev/null; then
+	mv "$cache/$name.cpio.tmp" "$cache/$name.cpio"
+	echo "$stamp" > "$cache/$name.stamp"
 fi
-echo "rootfs.sh: $(du -sh "$cpio" | cut -f1) in build/rootfs/$arch.cpio"
+echo "rootfs.sh: $(du -sh "$cpio" | cut -f1) in build/rootfs/$name.cpio"

@@ -3,13 +3,15 @@
 # boot each in QEMU with its suites, two guests at a time, and summarise.
 #
 # The guest runs (name, plan, icount):
-#   TREE-x86_64        selftests, mainline-selftests, perf sessions, perf test
+#   TREE-x86_64        selftests, mainline-selftests, perf sessions, perf
+#                      test, PAPI
 #   TREE-arm64         selftests, mainline-selftests, perf sessions,
-#                      perf-hw (perf on the PMUv3: cycles)
-#   TREE-arm64-icount  selftests, perf-hw, under -icount shift=0, which
-#                      gives QEMU's PMUv3 its exact instructions event
+#                      perf-hw (perf on the PMUv3: cycles), PAPI
+#   TREE-arm64-icount  selftests, perf-hw, PAPI, under -icount shift=0,
+#                      which gives QEMU's PMUv3 its exact instructions event
 #   TREE-x86_64-debug  selftests, mainline-selftests on the debug config
 #   TREE-arm64-debug   selftests on the debug config (KASAN, lockdep, ...)
+#   TREE-ARCH-clients  bpftrace, on the plain kernel with the client image
 # Mainline's guests may be the logs of an earlier run with the same inputs
 # (scripts/result-cache.sh; HARNESS_RESULT_CACHE=0 runs them all).
 # Correctness runs go without icount: under it, SMP guests stall (RCU stall
@@ -19,7 +21,7 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 trees=("$@")
 res=${RESULTS:-$top/out/test}
-arches=${ARCHES:-x86_64 arm64 arm64-icount x86_64-debug arm64-debug}
+arches=${ARCHES:-x86_64 arm64 arm64-icount x86_64-debug arm64-debug x86_64-clients arm64-clients}
 rm -rf "$res"
 mkdir -p "$res"
 
@@ -33,7 +35,8 @@ done
 start=$(date +%s)
 for run in "${runs[@]}"; do
 	IFS=- read -r tree arch variant <<<"$run"
-	[ "$variant" = icount ] && continue  # the plain kernel, booted with icount
+	# The plain kernel, booted with icount or the client image.
+	[ "$variant" = icount ] || [ "$variant" = clients ] && continue
 	if ! "$top/scripts/build-kernel.sh" "$tree" "$arch" $variant > "$res/$run.build.txt" 2>&1; then
 		tail -n 40 "$res/$run.build.txt"
 		echo "run-tests.sh: the $run kernel does not build"
@@ -52,10 +55,11 @@ guest() {
 	local run=$1 tree arch variant plan icount timeout
 	IFS=- read -r tree arch variant <<<"$run"
 	case $arch${variant:+-$variant} in
-	x86_64) plan=selftests,mainline-selftests,perf,perf-test icount=0 timeout=2400 ;;
-	arm64) plan=selftests,mainline-selftests,perf,perf-hw icount=0 timeout=1800 ;;
-	arm64-icount) plan=selftests,perf-hw icount=1 timeout=1500 ;;
+	x86_64) plan=selftests,mainline-selftests,perf,perf-test,papi icount=0 timeout=2400 ;;
+	arm64) plan=selftests,mainline-selftests,perf,perf-hw,papi icount=0 timeout=1800 ;;
+	arm64-icount) plan=selftests,perf-hw,papi icount=1 timeout=1500 ;;
 	arm64-debug) plan=selftests icount=0 timeout=2400 ;;
+	*-clients) plan=bpftrace icount=0 timeout=1200 ;;
 	*) plan=selftests,mainline-selftests icount=0 timeout=1800 ;;
 	esac
 	# Under icount a run nearly repeats itself and is slow: no retry.
