@@ -993,9 +993,8 @@ TEST(all_cpus_matches_one_event_per_cpu)
 	long online = sysconf(_SC_NPROCESSORS_ONLN);
 	static struct { __u64 nr; struct { __u64 cpu, value; } c[AC_MAX_CPUS]; } r;
 	__u64 each[AC_MAX_CPUS], sum = 0, per_cpu_sum = 0;
-	int fd, fds[AC_MAX_CPUS], i, p1[2], p2[2];
-	char c = 0;
-	pid_t pid;
+	int fd, fds[AC_MAX_CPUS], i;
+	struct echo_partner partner;
 
 	ASSERT_GE(AC_MAX_CPUS, online);
 	fd = ac_open(PERF_COUNT_SW_CONTEXT_SWITCHES, PERF_FORMAT_PER_CPU, 0);
@@ -1008,24 +1007,9 @@ TEST(all_cpus_matches_one_event_per_cpu)
 		fds[i] = sys_perf_event_open(&attr, -1, i, -1, 0);
 		ASSERT_LE(0, fds[i]) TH_LOG("cpu %d: %s", i, strerror(errno));
 	}
-	ASSERT_EQ(0, pipe(p1));
-	ASSERT_EQ(0, pipe(p2));
-	pid = fork();
-	ASSERT_LE(0, pid);
-	if (!pid) {
-		while (read(p1[0], &c, 1) == 1 && c)
-			if (write(p2[1], &c, 1) != 1)
-				_exit(1);
-		_exit(0);
-	}
-	for (i = 0; i < 500; i++) {
-		c = 1;
-		ASSERT_EQ(1, write(p1[1], &c, 1));
-		ASSERT_EQ(1, read(p2[0], &c, 1));
-	}
-	c = 0;
-	ASSERT_EQ(1, write(p1[1], &c, 1));
-	ASSERT_EQ(0, reap_child(pid));
+	ASSERT_EQ(0, echo_partner_start(&partner));
+	ASSERT_EQ(0, echo_partner_rounds(&partner, 500));
+	ASSERT_EQ(0, echo_partner_stop(&partner));
 	for (i = 0; i < online; i++) {
 		each[i] = read_value(fds[i]);
 		per_cpu_sum += each[i];
@@ -1043,7 +1027,6 @@ TEST(all_cpus_matches_one_event_per_cpu)
 	EXPECT_GE(per_cpu_sum + per_cpu_sum / 10 + 100, sum);
 	for (i = 0; i < online; i++)
 		close(fds[i]);
-	close(p1[0]); close(p1[1]); close(p2[0]); close(p2[1]);
 	close(fd);
 }
 
@@ -1166,10 +1149,10 @@ static int ac_open_switches(long long tp, const char *filter)
 TEST(all_cpus_tracepoint_filter)
 {
 	long long tp = tracepoint_id("sched", "sched_switch");
-	int fd_none, fd_kid, i, p1[2], p2[2];
-	char filter[64], c = 0;
+	struct echo_partner partner;
+	int fd_none, fd_kid;
+	char filter[64];
 	__u64 none, kid;
-	pid_t pid;
 
 	if (tp < 0)
 		SKIP(return, "no tracefs or no sched:sched_switch");
@@ -1182,38 +1165,22 @@ TEST(all_cpus_tracepoint_filter)
 	EXPECT_EQ(-1, ac_open_switches(tp, "no_such_field == 1"));
 	EXPECT_EQ(EINVAL, errno);
 
-	ASSERT_EQ(0, pipe(p1));
-	ASSERT_EQ(0, pipe(p2));
-	pid = fork();
-	ASSERT_LE(0, pid);
-	if (!pid) {
-		while (read(p1[0], &c, 1) == 1 && c)
-			if (write(p2[1], &c, 1) != 1)
-				_exit(1);
-		_exit(0);
-	}
-	snprintf(filter, sizeof(filter), "prev_pid == %d", pid);
+	ASSERT_EQ(0, echo_partner_start(&partner));
+	snprintf(filter, sizeof(filter), "prev_pid == %d", partner.pid);
 	fd_kid = ac_open_switches(tp, filter);
 	ASSERT_LE(0, fd_kid) TH_LOG("%s: %s", filter, strerror(errno));
 	ASSERT_EQ(0, enable(fd_none));
 	ASSERT_EQ(0, enable(fd_kid));
-	for (i = 0; i < 200; i++) {
-		c = 1;
-		ASSERT_EQ(1, write(p1[1], &c, 1));
-		ASSERT_EQ(1, read(p2[0], &c, 1));
-	}
+	ASSERT_EQ(0, echo_partner_rounds(&partner, 200));
 	ASSERT_EQ(0, disable(fd_kid));
 	ASSERT_EQ(0, disable(fd_none));
-	c = 0;
-	ASSERT_EQ(1, write(p1[1], &c, 1));
-	ASSERT_EQ(0, reap_child(pid));
+	ASSERT_EQ(0, echo_partner_stop(&partner));
 	none = read_value(fd_none);
 	kid = read_value(fd_kid);
 	TH_LOG("switches away from the partner %llu, from no task %llu",
 	       (unsigned long long)kid, (unsigned long long)none);
 	EXPECT_EQ(0, none);
 	EXPECT_LE(190, kid);
-	close(p1[0]); close(p1[1]); close(p2[0]); close(p2[1]);
 	close(fd_kid);
 	close(fd_none);
 }

@@ -29,6 +29,8 @@
 #include <linux/bpf.h>
 #include <linux/perf_event.h>
 
+#include "../kselftest.h"
+
 /* glibc has no wrapper for perf_event_open(2). */
 static inline int sys_perf_event_open(struct perf_event_attr *attr,
 				      pid_t pid, int cpu, int group_fd,
@@ -199,6 +201,76 @@ static inline int reap_child(pid_t pid)
 	if (waitpid(pid, &status, 0) != pid)
 		return -1;
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+}
+
+/*
+ * A ping-pong partner: a child that echoes every non-zero byte it is sent
+ * and exits at a zero byte.  Each round trip blocks both tasks once, so
+ * each is switched out at least once per round.
+ */
+struct echo_partner {
+	int to[2];	/* parent writes, child reads */
+	int from[2];	/* child writes, parent reads */
+	pid_t pid;
+};
+
+static inline void echo_partner_close(struct echo_partner *e)
+{
+	close(e->to[0]);
+	close(e->to[1]);
+	close(e->from[0]);
+	close(e->from[1]);
+}
+
+/* Returns 0 with the child running, or -1. */
+static inline int echo_partner_start(struct echo_partner *e)
+{
+	char c;
+
+	if (pipe(e->to))
+		return -1;
+	if (pipe(e->from)) {
+		close(e->to[0]);
+		close(e->to[1]);
+		return -1;
+	}
+	e->pid = fork();
+	if (e->pid < 0) {
+		echo_partner_close(e);
+		return -1;
+	}
+	if (!e->pid) {
+		while (read(e->to[0], &c, 1) == 1 && c)
+			if (write(e->from[1], &c, 1) != 1)
+				_exit(1);
+		_exit(0);
+	}
+	return 0;
+}
+
+/* @rounds round trips; 0, or -1 if the partner stopped answering. */
+static inline int echo_partner_rounds(struct echo_partner *e, int rounds)
+{
+	char c;
+
+	while (rounds--) {
+		c = 1;
+		if (write(e->to[1], &c, 1) != 1 || read(e->from[0], &c, 1) != 1)
+			return -1;
+	}
+	return 0;
+}
+
+/* Tells the partner to exit and reaps it: 0 if it exited cleanly. */
+static inline int echo_partner_stop(struct echo_partner *e)
+{
+	char c = 0;
+	int ret = write(e->to[1], &c, 1) == 1 ? 0 : -1;
+
+	if (reap_child(e->pid))
+		ret = -1;
+	echo_partner_close(e);
+	return ret;
 }
 
 /*
@@ -382,7 +454,7 @@ static inline long long tracepoint_id(const char *sys, const char *name)
 	unsigned int i;
 	FILE *f;
 
-	for (i = 0; i < sizeof(roots) / sizeof(roots[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(roots); i++) {
 		snprintf(path, sizeof(path), "%s/events/%s/%s/id", roots[i],
 			 sys, name);
 		f = fopen(path, "r");
