@@ -1,15 +1,16 @@
 #!/bin/bash
 # guest-image.sh ARCH: build the test programs and the guest's initramfs,
 # build/guest/ARCH/initramfs.cpio = Debian userspace + /init + /harness,
-# and the client guests' build/guest/ARCH/clients.cpio = the same over the
-# userspace with the BPF tracers (rootfs.sh ARCH clients).
+# and the client guests' build/guest/ARCH/clients-TREE.cpio = the same
+# over the userspace with the BPF tracers (rootfs.sh ARCH clients), with
+# the tree's kernel headers.
 set -euo pipefail
 arch=$1
 top=$(cd "$(dirname "$0")/.." && pwd)
 out=$top/build/guest/$arch
 case $arch in
-x86_64) karch=x86_64; cross= ;;
-arm64) karch=arm64; cross=aarch64-linux-gnu- ;;
+x86_64) karch=x86_64 srcarch=x86 cross= ;;
+arm64) karch=arm64 srcarch=arm64 cross=aarch64-linux-gnu- ;;
 *) echo "guest-image.sh: unknown arch $arch" >&2; exit 2 ;;
 esac
 
@@ -49,6 +50,7 @@ if [ -d "$top/build/fuzz-repro/$arch" ]; then
 fi
 ${cross}gcc -static -O1 -g -fno-omit-frame-pointer -fno-inline \
 	-o "$out/stage/harness/bin/hotloop" "$top/guest/hotloop.c"
+${cross}gcc -static -nostdlib -O2 -o "$out/stage/harness/bin/countloop" "$top/guest/countloop.c"
 
 # The PAPI client, linked against the guest userspace's libpapi (rootfs.sh),
 # with only papi.h and libpapi.so taken from it: the rest of its libraries
@@ -71,8 +73,25 @@ cp -r "$top/guest/suites" "$out/stage/harness/"
 (cd "$out/stage" && find . -print0 | cpio --null -o -H newc --quiet -R 0:0) > "$out/harness.cpio"
 cat "$top/build/rootfs/$arch.cpio" "$out/harness.cpio" > "$out/initramfs.cpio.tmp"
 mv "$out/initramfs.cpio.tmp" "$out/initramfs.cpio"
-# The client guests' image: the same /harness over the userspace with the
-# BPF tracers.
-cat "$top/build/rootfs/$arch-clients.cpio" "$out/harness.cpio" > "$out/clients.cpio.tmp"
-mv "$out/clients.cpio.tmp" "$out/clients.cpio"
+# The client guests' images, one per tree: the same /harness over the
+# userspace with the BPF tracers, and the tree's kernel headers where BCC
+# looks for them (/lib/modules/RELEASE/build: the include directories of
+# the kernel's build, generated ones included).
+for tree in ours mainline; do
+	src=$top/build/src/$tree-$arch
+	rm -f "$out/clients-$tree.cpio"
+	[ -f "$src/include/config/kernel.release" ] || continue
+	hdr=$out/headers-$tree
+	build=$hdr/lib/modules/$(cat "$src/include/config/kernel.release")/build
+	rm -rf "$hdr"
+	mkdir -p "$build/arch/$srcarch"
+	cp -a "$src/include" "$build/"
+	cp -a "$src/arch/$srcarch/include" "$build/arch/$srcarch/"
+	(cd "$hdr" && find . -print0 | cpio --null -o -H newc --quiet -R 0:0) > "$out/headers-$tree.cpio"
+	rm -rf "$hdr"
+	cat "$top/build/rootfs/$arch-clients.cpio" "$out/harness.cpio" "$out/headers-$tree.cpio" \
+		> "$out/clients-$tree.cpio.tmp"
+	mv "$out/clients-$tree.cpio.tmp" "$out/clients-$tree.cpio"
+	rm -f "$out/headers-$tree.cpio"
+done
 echo "guest-image.sh: build/guest/$arch/initramfs.cpio ($(ls "$out"/stage/harness/bin/selftests | wc -l) selftests, $(ls "$out"/stage/harness/bin/mainline-selftests | wc -l) mainline selftests)"
