@@ -20,12 +20,12 @@ tree=$1 arch=$2 variant=$3 plan=$4 log=$5
 top=$(cd "$(dirname "$0")/.." && pwd)
 # VARIANT names the kernel config (debug), or "icount": the plain kernel
 # booted under -icount shift=0, or "clients": the plain kernel booted with
-# the client image (the BPF tracers' userspace, guest-image.sh), which
-# needs more memory.
+# the tree's client image (the BPF tracers' userspace and the kernel's
+# headers, guest-image.sh), which needs more memory.
 kvariant=$variant image=initramfs defmem=2G
 case $variant in
 icount) kvariant= ;;
-clients) kvariant= image=clients defmem=3G ;;
+clients) kvariant= image=clients-$tree defmem=3G ;;
 esac
 name=$tree-$arch${kvariant:+-$kvariant}
 smp=${SMP:-2} mem=${MEM:-$defmem} timeout=${TIMEOUT:-2400}

@@ -6,12 +6,13 @@
 #   TREE-x86_64        selftests, mainline-selftests, perf sessions, perf
 #                      test, PAPI
 #   TREE-arm64         selftests, mainline-selftests, perf sessions,
-#                      perf-hw (perf on the PMUv3: cycles), PAPI
+#                      perf-hw (perf on the PMUv3: cycles), perf test, PAPI
 #   TREE-arm64-icount  selftests, perf-hw, PAPI, under -icount shift=0,
 #                      which gives QEMU's PMUv3 its exact instructions event
 #   TREE-x86_64-debug  selftests, mainline-selftests on the debug config
 #   TREE-arm64-debug   selftests on the debug config (KASAN, lockdep, ...)
-#   TREE-ARCH-clients  bpftrace, on the plain kernel with the client image
+#   TREE-ARCH-clients  bpftrace, BCC, on the plain kernel with the client
+#                      image
 # Mainline's guests may be the logs of an earlier run with the same inputs
 # (scripts/result-cache.sh; HARNESS_RESULT_CACHE=0 runs them all).
 # Correctness runs go without icount: under it, SMP guests stall (RCU stall
@@ -56,10 +57,10 @@ guest() {
 	IFS=- read -r tree arch variant <<<"$run"
 	case $arch${variant:+-$variant} in
 	x86_64) plan=selftests,mainline-selftests,perf,perf-test,papi icount=0 timeout=2400 ;;
-	arm64) plan=selftests,mainline-selftests,perf,perf-hw,papi icount=0 timeout=1800 ;;
+	arm64) plan=selftests,mainline-selftests,perf,perf-hw,perf-test,papi icount=0 timeout=2700 ;;
 	arm64-icount) plan=selftests,perf-hw,papi icount=1 timeout=1500 ;;
 	arm64-debug) plan=selftests icount=0 timeout=2400 ;;
-	*-clients) plan=bpftrace icount=0 timeout=1200 ;;
+	*-clients) plan=bpftrace,bcc icount=0 timeout=2400 ;;
 	*) plan=selftests,mainline-selftests icount=0 timeout=1800 ;;
 	esac
 	# Under icount a run nearly repeats itself and is slow: no retry.
