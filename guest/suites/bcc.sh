@@ -59,21 +59,28 @@ else
 fi
 
 # 3. trace: a kernel function's argument, printed per call; every page
-# fault of hotloop's (256 and more) shows up with its pid.  trace says
-# nothing when it is ready (and its -M does not end it in this version:
-# the exit() it calls from its callback is swallowed), so hotloop runs
-# again until one run's faults are all there, and trace is stopped then.
+# fault of one hotloop run (256 and more) shows up with its pid.  trace
+# says nothing when it is ready (and its -M does not end it in this
+# version: the exit() it calls from its callback is swallowed), so
+# hotloop runs until trace prints any of its faults; then one more run is
+# counted, once trace has printed all it will, and trace is stopped.
 t0=$SECONDS
 timeout $limit trace-bpfcc -n hotloop 'handle_mm_fault "%lx", arg2' > trace.out 2> trace.err &
 tpid=$!
+while [ $((SECONDS - t0)) -lt $limit ] && kill -0 $tpid 2>/dev/null &&
+      ! grep -q hotloop trace.out; do
+	$hot 1000 > /dev/null
+	sleep 2
+done
+$hot 1000 > /dev/null &
+pid=$!
+wait $pid
 cnt=0
-while [ $((SECONDS - t0)) -lt $limit ] && kill -0 $tpid 2>/dev/null; do
-	$hot 1000 > /dev/null &
-	pid=$!
-	wait $pid
-	sleep 1
+for _ in $(seq 1 120); do
+	last=$cnt
 	cnt=$(awk -v p=$pid '$1 == p' trace.out | wc -l)
-	[ "$cnt" -ge 256 ] && break
+	[ "$cnt" -ge 256 ] && [ "$cnt" = "$last" ] && break
+	sleep 1
 done
 kill -INT $tpid 2>/dev/null
 wait $tpid
