@@ -52,21 +52,23 @@ ${cross}gcc -static -O1 -g -fno-omit-frame-pointer -fno-inline \
 	-o "$out/stage/harness/bin/hotloop" "$top/guest/hotloop.c"
 ${cross}gcc -static -nostdlib -O2 -o "$out/stage/harness/bin/countloop" "$top/guest/countloop.c"
 
-# The PAPI client, linked against the guest userspace's libpapi (rootfs.sh),
-# with only papi.h and libpapi.so taken from it: the rest of its libraries
-# (the cross compiler's C library above all) stay the compiler's own.
+# The PAPI client, linked against the guest userspace's libpapi: papi.h
+# and PAPI's libraries are taken out of the userspace's archive (rootfs.sh;
+# its unpacked tree is not kept where the archive came from the cache),
+# and nothing else, so that the rest (the cross compiler's C library
+# above all) stays the compiler's own.
 case $arch in
 x86_64) triplet=x86_64-linux-gnu ;;
 arm64) triplet=aarch64-linux-gnu ;;
 esac
-papi_lib=$top/build/rootfs/$arch/usr/lib/$triplet
 rm -rf "$out/papi"
-mkdir -p "$out/papi"
-cp "$top/build/rootfs/$arch/usr/include/papi.h" \
-	"$top/build/rootfs/$arch/usr/include/papiStdEventDefs.h" "$out/papi/"
-cp -L "$papi_lib/libpapi.so" "$out/papi/"
-${cross}gcc -O1 -g -Wall -I "$out/papi" -o "$out/stage/harness/bin/papi_selfmon" \
-	"$top/guest/papi_selfmon.c" -L "$out/papi" -Wl,-rpath-link,"$papi_lib" -lpapi
+mkdir -p "$out/papi/root"
+(cd "$out/papi/root" && cpio -i --quiet -d '*usr/include/papi.h' '*usr/include/papiStdEventDefs.h' \
+	"*usr/lib/$triplet/libpapi.so*" "*usr/lib/$triplet/libpfm.so*" "*usr/lib/$triplet/libsde.so*") \
+	< "$top/build/rootfs/$arch.cpio"
+papi_lib=$out/papi/root/usr/lib/$triplet
+${cross}gcc -O1 -g -Wall -I "$out/papi/root/usr/include" -o "$out/stage/harness/bin/papi_selfmon" \
+	"$top/guest/papi_selfmon.c" -L "$papi_lib" -Wl,-rpath-link,"$papi_lib" -lpapi
 
 cp "$top/guest/init" "$out/stage/init"
 cp -r "$top/guest/suites" "$out/stage/harness/"
