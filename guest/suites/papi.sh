@@ -153,14 +153,20 @@ else
 fi
 
 # 9. Exact counts: PAPI_TOT_INS of a loop run 1, 2 and 3 times as long
-# grows by the same number of instructions each time.
+# grows by the same number of instructions each time.  An interrupt taken
+# meanwhile can add to a count on either tree (see perf-hw): short loops,
+# and up to three tries, one of them exact.
 if [ $ins = 0 ]; then
 	skip papi_selfmon_tot_ins_exact "no exact instructions event in this guest (QEMU counts instructions only under icount)"
 else
-	out=$(timeout 300 $selfmon exact -l 1000000 PAPI_TOT_INS 2>&1)
-	rc=$?
-	echo "$out" | sed 's/^/# /'
-	if [ $rc = 0 ] && echo "$out" | grep -q "exact=yes"; then
+	ok=0
+	for try in 1 2 3; do
+		out=$(timeout 300 $selfmon exact -l 100000 PAPI_TOT_INS 2>&1)
+		rc=$?
+		echo "$out" | sed 's/^/# /'
+		[ $rc = 0 ] && echo "$out" | grep -q "exact=yes" && ok=1 && break
+	done
+	if [ $ok = 1 ]; then
 		result OK papi_selfmon_tot_ins_exact
 	else
 		result FAIL papi_selfmon_tot_ins_exact "rc=$rc"
