@@ -895,6 +895,8 @@ NEWER_LISTS = ("struct perf_event_attr: members in order",
 EXTENSION_NAMES = {
     "member struct perf_event_attr.period_random_bits",
     "member struct perf_event_mmap_page.cap_output_state",
+    "member struct perf_event_mmap_page.cap_user_count",
+    "member struct perf_event_mmap_page.cap_user_count_time",
     "member struct perf_event_mmap_page.output_state",
     "member struct perf_event_mmap_page.data_bound",
     "macro PERF_OUTPUT_STATE_PAUSED",
@@ -904,8 +906,9 @@ EXTENSION_NAMES = {
 EXTENSION_FACTS = {
     # period_random_bits shares __reserved_2's bytes
     "member struct perf_event_attr.__reserved_2: inside": "union",
-    # cap_output_state is the top capability bit
-    "member struct perf_event_mmap_page.cap_____res: bit width": "57",
+    # cap_user_count, cap_user_count_time and cap_output_state are the
+    # top three capability bits
+    "member struct perf_event_mmap_page.cap_____res: bit width": "55",
     # output_state and data_bound come out of the control page's padding
     "member struct perf_event_mmap_page.__reserved: elements": "912",
     "member struct perf_event_mmap_page.__reserved: offset": "112",

@@ -65,6 +65,7 @@
 #include "event.h"
 #include "overflow.h"
 #include "ring_buffer.h"
+#include "swevent.h"
 
 /* --- allocation and references ---------------------------------------- */
 
@@ -268,7 +269,9 @@ static u32 rb_user_index(struct perf_event *event)
  * Writes the counter index, offset and times that user space needs to
  * read the counter itself, inside the page's seqcount (lock).  PMU
  * drivers call this when the event starts, stops or moves to another
- * counter, the core when it is mapped and when its times change.
+ * counter, the core when it is mapped and when its times change, and the
+ * software PMUs whenever the count of an event whose page shows it
+ * changes (cap_user_count: perf_swevent_user_count()).
  *
  * Any context, NMI included; calls for one event must not nest, since
  * the seqcount has a single writer.
@@ -277,6 +280,7 @@ void perf_event_update_userpage(struct perf_event *event)
 {
 	struct perf_event_mmap_page *up;
 	u64 enabled = 0, running = 0, count, now;
+	unsigned int user_count;
 	struct perf_buffer *rb;
 	unsigned long flags;
 	u32 index;
@@ -298,6 +302,7 @@ void perf_event_update_userpage(struct perf_event *event)
 		atomic64_read(&event->child_count);
 	if (index)
 		count -= local64_read(&event->hw.prev_count);
+	user_count = perf_swevent_user_count(event, rb, now, &count);
 
 	up = rb->user_page;
 	WRITE_ONCE(up->lock, up->lock + 1);
@@ -307,6 +312,11 @@ void perf_event_update_userpage(struct perf_event *event)
 	up->time_enabled = enabled;
 	up->time_running = running;
 	arch_perf_update_userpage(event, up, now);
+	/* a growing count needs the clock the architecture may give */
+	if ((user_count & PERF_USER_COUNT_TIME) && !up->cap_user_time)
+		user_count = 0;
+	up->cap_user_count = !!user_count;
+	up->cap_user_count_time = !!(user_count & PERF_USER_COUNT_TIME);
 	barrier();
 	WRITE_ONCE(up->lock, up->lock + 1);
 	local_irq_restore(flags);
@@ -1121,7 +1131,6 @@ static int rb_map_new(struct perf_event *event, struct vm_area_struct *vma,
 	rb->mmap_user = get_uid(user);
 	rb->pinned_pages = pinned;
 	rb_attach(event, rb);
-	perf_event_update_userpage(event);
 	return 0;
 }
 
@@ -1192,6 +1201,8 @@ int perf_mmap_event(struct perf_event *event, struct vm_area_struct *vma)
 	mutex_unlock(&event->mmap_mutex);
 	if (err)
 		return err;
+	/* mapped by itself now: the page may show the count */
+	perf_event_update_userpage(event);
 
 mapped:
 	/* the charge is per mm: a child must not inherit the mapping */

@@ -22,6 +22,14 @@
  * from a per-event hrtimer that fires every period (frequency mode is
  * turned into the matching period of nanoseconds at creation).
  *
+ * Counts without a system call: the control page of a counting software
+ * event shows its count in offset (cap_user_count, an extension of this
+ * core).  The page is written wherever the count changes: here, for each
+ * occurrence counted; at pmu->stop() of a clock, whose count then stops
+ * growing; and by the core when the event goes on its PMU, is reset or is
+ * mapped.  Only an event whose buffer is its own may promise it
+ * (perf_swevent_user_count()), so that one event writes the page.
+ *
  * Locking: pmu->add()/del()/start()/stop() run on the event's CPU with IRQs
  * off; the lists change only there.  perf_sw_event() walks the current
  * CPU's list under RCU with preemption off, IRQs possibly on: an IPI may
@@ -44,6 +52,7 @@
 
 #include "internal.h"
 #include "overflow.h"
+#include "ring_buffer.h"
 #include "swevent.h"
 
 /*
@@ -103,6 +112,80 @@ void perf_swevent_put_recursion_context(int rctx)
  * Counting
  */
 
+static struct pmu perf_swevent_pmu;
+static struct pmu perf_cpu_clock_pmu;
+static struct pmu perf_task_clock_pmu;
+
+static bool perf_is_clock(struct perf_event *event)
+{
+	return event->pmu == &perf_cpu_clock_pmu ||
+	       event->pmu == &perf_task_clock_pmu;
+}
+
+/*
+ * Would @event's control page show its count (cap_user_count)?  A counting,
+ * not inherited event of one of these PMUs, mapped by itself.  Its page
+ * then shows the count only while no other event writes to its buffer
+ * (SET_OUTPUT): each of those would put its own count in offset.
+ */
+static bool perf_swevent_page_candidate(struct perf_event *event)
+{
+	if (event->pmu != &perf_swevent_pmu && !perf_is_clock(event))
+		return false;
+	if (is_sampling_event(event) || event->attr.inherit || event->parent)
+		return false;
+	return atomic_read(&event->mmap_count);
+}
+
+/**
+ * perf_swevent_user_count - what an event's control page says of its count
+ * @event: the event whose page is being written
+ * @rb: its buffer, under RCU
+ * @now: perf_clock() at the write, on the event's CPU
+ * @count: in: the event's count as the core keeps it; out: the count at
+ *	   @now (a running clock's ns since it was last brought up to date
+ *	   added)
+ *
+ * Called by perf_event_update_userpage() with IRQs off.  A running clock
+ * is read where it runs, or (mapping another task's event) where its CPU's
+ * clock agrees with this one's as well as perf_clock() keeps them.
+ *
+ * Return: 0 if the page cannot give the count; PERF_USER_COUNT if offset
+ * is the count until the page is written again; with PERF_USER_COUNT_TIME
+ * too if the count also grows by one per ns meanwhile.
+ */
+unsigned int perf_swevent_user_count(struct perf_event *event,
+				     struct perf_buffer *rb, u64 now,
+				     u64 *count)
+{
+	u64 since;
+
+	/* the buffer's one writer: first on its list and last */
+	if (!perf_swevent_page_candidate(event) ||
+	    READ_ONCE(rb->writers.next) != &event->rb_entry ||
+	    READ_ONCE(event->rb_entry.next) != &rb->writers)
+		return 0;
+	if (!perf_is_clock(event) ||
+	    READ_ONCE(event->state) != PERF_EVENT_STATE_ACTIVE ||
+	    (event->hw.state & PERF_HES_STOPPED))
+		return PERF_USER_COUNT;
+	since = local64_read(&event->hw.prev_count);
+	if (now > since)
+		*count += now - since;
+	return PERF_USER_COUNT | PERF_USER_COUNT_TIME;
+}
+
+/*
+ * The count of a counting event changed: rewrite its page if it may show
+ * the count.  A page shared since its last write gets written too, and
+ * says from then on that it does not show it.
+ */
+static noinline void perf_swevent_count_changed(struct perf_event *event)
+{
+	if (perf_swevent_page_candidate(event))
+		perf_event_update_userpage(event);
+}
+
 static __always_inline bool perf_swevent_counts(struct perf_event *event,
 						struct pt_regs *regs)
 {
@@ -152,10 +235,13 @@ void ___perf_sw_event(u32 event_id, u64 nr, struct pt_regs *regs, u64 addr)
 	hlist_for_each_entry_rcu(event, head, hlist_entry) {
 		if (!perf_swevent_counts(event, regs))
 			continue;
-		if (likely(!is_sampling_event(event)))
-			local64_add(nr, &event->count);
-		else
+		if (unlikely(is_sampling_event(event))) {
 			perf_swevent_sample(event, nr, regs, addr);
+			continue;
+		}
+		local64_add(nr, &event->count);
+		if (unlikely(event->rb))
+			perf_swevent_count_changed(event);
 	}
 	rcu_read_unlock();
 }
@@ -241,10 +327,6 @@ void perf_swevent_start_period(struct perf_event *event)
 /* ---------------------------------------------------------------------
  * The "software" PMU
  */
-
-static struct pmu perf_swevent_pmu;
-static struct pmu perf_cpu_clock_pmu;
-static struct pmu perf_task_clock_pmu;
 
 static bool perf_swevent_is_sampling(struct perf_event *event)
 {
@@ -430,6 +512,9 @@ static void perf_clock_event_stop(struct perf_event *event, int flags)
 	}
 	perf_clock_event_update(event);
 	hwc->state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
+	/* a page that showed the count growing must now show it still */
+	if (unlikely(event->rb) && !is_sampling_event(event))
+		perf_swevent_count_changed(event);
 }
 
 static int perf_clock_event_add(struct perf_event *event, int flags)

@@ -9,4 +9,12 @@ bool perf_is_cpu_clock(struct perf_event *event);
 /* add() of a sampling software-counted event (software, breakpoint PMUs) */
 void perf_swevent_start_period(struct perf_event *event);
 
+/* perf_swevent_user_count(): what the control page says of the count */
+#define PERF_USER_COUNT		0x1	/* offset is the count */
+#define PERF_USER_COUNT_TIME	0x2	/* and it grows by 1 per ns */
+struct perf_buffer;
+unsigned int perf_swevent_user_count(struct perf_event *event,
+				     struct perf_buffer *rb, u64 now,
+				     u64 *count);
+
 #endif /* _KERNEL_EVENTS_SWEVENT_H */

@@ -548,7 +548,19 @@ enum perf_event_ioc_flags {
  * the same for the AUX area, whose offset and size user space sets before
  * mapping it.
  *
- * With cap_output_state (an extension of this core; mainline leaves these
+ * With cap_user_count (an extension of this core; mainline leaves the bit
+ * zero), offset alone is the event's count, with no system call and no
+ * counter to read: the kernel rewrites the page whenever the count
+ * changes.  It is set for a counting (not sampling), not inherited
+ * software event whose buffer no other event writes to.  A running
+ * cpu-clock or task-clock event's count also grows by one per ns:
+ * cap_user_count_time then says to add the ns elapsed since the page was
+ * written, computed as for time_enabled above (it is only set along with
+ * cap_user_time).  The count read this way equals what read() would
+ * return at that instant for the reading thread's own events; another
+ * thread's running clock is as exact as the two CPUs' clocks agree.
+ *
+ * With cap_output_state (also an extension; mainline leaves these
  * bytes zero), output_state has PERF_OUTPUT_STATE_PAUSED set while
  * PERF_EVENT_IOC_PAUSE_OUTPUT holds the buffer's output, set only once no
  * record is being written any more.  While it is set, in a buffer mapped
@@ -577,9 +589,11 @@ struct perf_event_mmap_page {
 			__u64	cap_user_time		: 1;	/* time_mult/shift/offset */
 			__u64	cap_user_time_zero	: 1;	/* time_zero */
 			__u64	cap_user_time_short	: 1;	/* time_cycles/mask */
-			__u64	cap_____res		: 57;
-			/* 63: output_state and data_bound (this core only) */
-			__u64	cap_output_state	: 1;
+			__u64	cap_____res		: 55;
+			/* 61-63: extensions of this core (see above) */
+			__u64	cap_user_count		: 1;	/* 61: offset */
+			__u64	cap_user_count_time	: 1;	/* 62: + ns */
+			__u64	cap_output_state	: 1;	/* 63 */
 		};
 	};
 
