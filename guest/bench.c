@@ -227,6 +227,77 @@ static double b_read8(void *arg)
 	return (double)(now_ns() - t0) / n;
 }
 
+/* The architecture's cycle counter that the control page's clock converts. */
+static inline uint64_t user_cycles(void)
+{
+#if defined(__x86_64__)
+	uint32_t lo, hi;
+
+	__asm__ __volatile__("rdtsc" : "=a" (lo), "=d" (hi));
+	return ((uint64_t)hi << 32) | lo;
+#elif defined(__aarch64__)
+	uint64_t c;
+
+	__asm__ __volatile__("isb; mrs %0, cntvct_el0" : "=r" (c) : : "memory");
+	return c;
+#else
+	return 0;
+#endif
+}
+
+/*
+ * A portable self-reader: the count from the control page where the
+ * kernel offers it (cap_user_count, adding the ns since the page was
+ * written for a running clock: cap_user_count_time), else read().
+ */
+#define CAP_USER_COUNT		(1ULL << 61)	/* this core's extension */
+#define CAP_USER_COUNT_TIME	(1ULL << 62)
+
+struct page_reader {
+	int fd;
+	volatile struct perf_event_mmap_page *pc;
+};
+
+static uint64_t page_or_read(struct page_reader *r)
+{
+	volatile struct perf_event_mmap_page *pc = r->pc;
+	uint64_t count, cyc, quot, rem, caps;
+	uint32_t seq;
+
+	do {
+		seq = pc->lock;
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		caps = pc->capabilities;
+		count = pc->offset;
+		if (caps & CAP_USER_COUNT_TIME) {
+			cyc = user_cycles();
+			if (pc->cap_user_time_short)
+				cyc = pc->time_cycles +
+				      ((cyc - pc->time_cycles) & pc->time_mask);
+			quot = cyc >> pc->time_shift;
+			rem = cyc & (((uint64_t)1 << pc->time_shift) - 1);
+			count += pc->time_offset + quot * pc->time_mult +
+				 ((rem * pc->time_mult) >> pc->time_shift);
+		}
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	} while (pc->lock != seq);
+	if (!(caps & CAP_USER_COUNT) && read(r->fd, &count, sizeof(count)) != sizeof(count))
+		die("read");
+	return count;
+}
+
+static double b_read_mmap(void *arg)
+{
+	struct page_reader *r = arg;
+	long n = 5000;
+	uint64_t sum = 0, t0 = now_ns();
+
+	for (long i = 0; i < n; i++)
+		sum += page_or_read(r);
+	__asm__ __volatile__("" : : "r" (sum));
+	return (double)(now_ns() - t0) / n;
+}
+
 static double b_null_syscall(void *arg)
 {
 	long n = 5000;
@@ -243,8 +314,19 @@ static void bench_read(void)
 	struct perf_event_attr a;
 	int fd, g[8];
 
+	struct page_reader r;
+	void *pc;
+
 	fd = open_sw(PERF_COUNT_SW_TASK_CLOCK, 0, -1, -1, 0);
 	measure("read.single", b_read, &fd);
+	/* the same event read the portable way: control page, else read() */
+	pc = mmap(NULL, sysconf(_SC_PAGESIZE), PROT_READ, MAP_SHARED, fd, 0);
+	if (pc == MAP_FAILED)
+		die("mmap of the control page");
+	r.fd = fd;
+	r.pc = pc;
+	measure("read.mmap", b_read_mmap, &r);
+	munmap(pc, sysconf(_SC_PAGESIZE));
 	close(fd);
 
 	sw_attr(&a, PERF_COUNT_SW_TASK_CLOCK);
