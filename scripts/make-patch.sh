@@ -17,7 +17,9 @@
 #   tail       every edit not named after a group
 # An edit (edits/*.patch) named GROUP-*.patch (edits/core-kconfig.patch,
 # edits/docs-toctree.patch) goes into GROUP's commit with the files it
-# touches; the others go into the last commit.
+# touches; the others go into the last commit.  A file that edits of
+# several groups touch (MAINTAINERS: the selftests' and the docs' lines)
+# changes in each of their commits, by that group's hunks.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 pristine=$top/build/pristine
@@ -222,10 +224,39 @@ edited=$(for e in "$top"/edits/*.patch; do
 	case $groups in *" $g "*) [ "$g" != "$name" ] || g=tail ;; *) g=tail ;; esac
 	sed -n "s|^+++ b/||p" "$e" | cut -f1 | sed "s|^|$g |"
 done | sort -u)
-edit_group() { # PATH: the group of the first edit that touches it, if any
+order=" uapi core arm64 selftests docs tail "
+rank() { # GROUP: its place in the series
+	local before=${order%% "$1" *}
+	echo ${#before}
+}
+edit_groups() { # PATH: the groups of the edits that touch it, if any
 	local g
-	g=$(awk -v p="$1" '$2 == p { print $1; exit }' <<<"$edited")
+	g=$(awk -v p="$1" '$2 == p { print $1 }' <<<"$edited")
 	[ -n "$g" ] && echo "$g"
+}
+last_group() { # GROUP...: the one that comes last in the series
+	local g last=
+	for g in "$@"; do
+		[ -n "$last" ] && [ "$(rank "$g")" -le "$(rank "$last")" ] || last=$g
+	done
+	echo "$last"
+}
+# PATH GROUP: the pristine file with the hunks for PATH of the edits of
+# GROUP and of the groups before it applied, on stdout.
+partial_file() {
+	local path=$1 upto=$2 e name g tmp
+	tmp=$(mktemp -d)
+	mkdir -p "$tmp/$(dirname "$path")"
+	cp "$pristine/$path" "$tmp/$path"
+	for e in "$top"/edits/*.patch; do
+		name=$(basename "$e") g=${name%%-*}
+		case $groups in *" $g "*) [ "$g" != "$name" ] || g=tail ;; *) g=tail ;; esac
+		[ "$(rank "$g")" -le "$(rank "$upto")" ] || continue
+		awk -v p="a/$path" '/^--- / { keep = ($2 == p) } keep' "$e" |
+			patch -s -p1 -d "$tmp" >/dev/null
+	done
+	cat "$tmp/$path"
+	rm -rf "$tmp"
 }
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
@@ -249,12 +280,19 @@ for entry in "${series[@]}"; do
 	paths=
 	for line in "${changes[@]}"; do
 		kind=${line%% *} path=${line#* }
-		if g=$(edit_group "$path"); then
-			[ "$g" = "$group" ] || continue
+		partial=
+		if gs=$(edit_groups "$path"); then
+			grep -qx "$group" <<<"$gs" || continue
+			# shellcheck disable=SC2086 # one group a word
+			[ "$(last_group $gs)" = "$group" ] || partial=1
 		else
 			belongs "$path" "$pats" || continue
 		fi
-		if [ "$kind" = D ]; then
+		if [ -n "$partial" ]; then
+			mkdir -p "$work/$(dirname "$path")"
+			partial_file "$path" "$group" > "$work/$path"
+			gitq -C "$work" add -f "$path"
+		elif [ "$kind" = D ]; then
 			gitq -C "$work" rm -q "$path"
 		else
 			mkdir -p "$work/$(dirname "$path")"

@@ -31,7 +31,7 @@
 /* The architecture's cycle counter that cap_user_time converts. */
 static inline __u64 user_cycles(void)
 {
-#if defined(__x86_64__) || defined(__i386__)
+#if defined(__x86_64__)
 	__u32 lo, hi;
 
 	__asm__ __volatile__("rdtsc" : "=a" (lo), "=d" (hi));
