@@ -255,33 +255,41 @@ static inline uint64_t user_cycles(void)
 
 struct page_reader {
 	int fd;
-	volatile struct perf_event_mmap_page *pc;
+	struct perf_event_mmap_page *pc;
 };
+
+/* The page's count, inside the caller's retry loop on pc->lock. */
+static uint64_t page_count_locked(struct page_reader *r)
+{
+	struct perf_event_mmap_page *pc = r->pc;
+	uint64_t count = pc->offset, cyc, quot, rem;
+
+	if (pc->capabilities & CAP_USER_COUNT_TIME) {
+		cyc = user_cycles();
+		if (pc->cap_user_time_short)
+			cyc = pc->time_cycles +
+			      ((cyc - pc->time_cycles) & pc->time_mask);
+		quot = cyc >> pc->time_shift;
+		rem = cyc & (((uint64_t)1 << pc->time_shift) - 1);
+		count += pc->time_offset + quot * pc->time_mult +
+			 ((rem * pc->time_mult) >> pc->time_shift);
+	}
+	return count;
+}
 
 static uint64_t page_or_read(struct page_reader *r)
 {
-	volatile struct perf_event_mmap_page *pc = r->pc;
-	uint64_t count, cyc, quot, rem, caps;
+	uint64_t count, caps;
 	uint32_t seq;
 
 	do {
-		seq = pc->lock;
+		seq = __atomic_load_n(&r->pc->lock, __ATOMIC_ACQUIRE);
+		caps = r->pc->capabilities;
+		count = page_count_locked(r);
 		__atomic_thread_fence(__ATOMIC_ACQUIRE);
-		caps = pc->capabilities;
-		count = pc->offset;
-		if (caps & CAP_USER_COUNT_TIME) {
-			cyc = user_cycles();
-			if (pc->cap_user_time_short)
-				cyc = pc->time_cycles +
-				      ((cyc - pc->time_cycles) & pc->time_mask);
-			quot = cyc >> pc->time_shift;
-			rem = cyc & (((uint64_t)1 << pc->time_shift) - 1);
-			count += pc->time_offset + quot * pc->time_mult +
-				 ((rem * pc->time_mult) >> pc->time_shift);
-		}
-		__atomic_thread_fence(__ATOMIC_ACQUIRE);
-	} while (pc->lock != seq);
-	if (!(caps & CAP_USER_COUNT) && read(r->fd, &count, sizeof(count)) != sizeof(count))
+	} while (__atomic_load_n(&r->pc->lock, __ATOMIC_RELAXED) != seq);
+	if (!(caps & CAP_USER_COUNT) &&
+	    read(r->fd, &count, sizeof(count)) != sizeof(count))
 		die("read");
 	return count;
 }
@@ -294,6 +302,64 @@ static double b_read_mmap(void *arg)
 
 	for (long i = 0; i < n; i++)
 		sum += page_or_read(r);
+	__asm__ __volatile__("" : : "r" (sum));
+	return (double)(now_ns() - t0) / n;
+}
+
+/*
+ * A group read the portable way: every member's page in one window (each
+ * lock, then each count, then each lock again: no page written between),
+ * else one PERF_FORMAT_GROUP read() of the leader.
+ */
+struct group_reader {
+	int n, leader;
+	struct perf_event_mmap_page *pc[8];
+};
+
+static void pages_or_group_read(struct group_reader *g, uint64_t *val)
+{
+	uint64_t buf[32], caps;
+	uint32_t seq[8];
+	int i, moved, ok;
+
+	do {
+		ok = 1;
+		for (i = 0; i < g->n; i++)
+			seq[i] = __atomic_load_n(&g->pc[i]->lock,
+						 __ATOMIC_ACQUIRE);
+		for (i = 0; i < g->n; i++) {
+			struct page_reader r = { -1, g->pc[i] };
+
+			caps = g->pc[i]->capabilities;
+			if (!(caps & CAP_USER_COUNT)) {
+				ok = 0;
+				break;
+			}
+			val[i] = page_count_locked(&r);
+		}
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		for (i = 0, moved = 0; ok && i < g->n; i++)
+			moved |= __atomic_load_n(&g->pc[i]->lock,
+						 __ATOMIC_RELAXED) != seq[i];
+	} while (ok && moved);
+	if (ok)
+		return;
+	if (read(g->leader, buf, sizeof(buf)) <= 0)
+		die("group read");
+	for (i = 0; i < g->n; i++)
+		val[i] = buf[3 + i];	/* nr, enabled, running, values */
+}
+
+static double b_read_mmap_group(void *arg)
+{
+	struct group_reader *g = arg;
+	long n = 5000;
+	uint64_t val[8], sum = 0, t0 = now_ns();
+
+	for (long i = 0; i < n; i++) {
+		pages_or_group_read(g, val);
+		sum += val[0];
+	}
 	__asm__ __volatile__("" : : "r" (sum));
 	return (double)(now_ns() - t0) / n;
 }
@@ -314,6 +380,7 @@ static void bench_read(void)
 	struct perf_event_attr a;
 	int fd, g[8];
 
+	struct group_reader gr;
 	struct page_reader r;
 	void *pc;
 
@@ -338,6 +405,18 @@ static void bench_read(void)
 	for (int j = 1; j < 8; j++)
 		g[j] = open_sw(sw_mix[j % 4], 0, -1, g[0], 0);
 	measure("read.group8", b_read, &g[0]);
+	/* the same group read the portable way: the pages, else read() */
+	gr.n = 8;
+	gr.leader = g[0];
+	for (int j = 0; j < 8; j++) {
+		gr.pc[j] = mmap(NULL, sysconf(_SC_PAGESIZE), PROT_READ,
+				MAP_SHARED, g[j], 0);
+		if (gr.pc[j] == MAP_FAILED)
+			die("mmap of a member's control page");
+	}
+	measure("read.mmap.group8", b_read_mmap_group, &gr);
+	for (int j = 0; j < 8; j++)
+		munmap(gr.pc[j], sysconf(_SC_PAGESIZE));
 	close_many(g, 8);
 	measure("read.limit.null_syscall", b_null_syscall, NULL);
 

@@ -11,6 +11,11 @@
  * reading thread's own events, the value read equals what read() returns
  * at the same point: a read() between two page reads lies between them,
  * and equals them when they are equal, across preemption and migration.
+ *
+ * A group: each member mapped, and every page read in one window (every
+ * lock, then every count, then every lock again, retried until none
+ * moved) gives the members' counts as of one instant, which is what a
+ * PERF_FORMAT_GROUP read() gives.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -86,6 +91,36 @@ static int page_count(struct perf_event_mmap_page *pc, __u64 *val,
 	*val = count;
 	if (ticking)
 		*ticking = time;
+	return 0;
+}
+
+#define GROUP_MAX	8
+
+/*
+ * The counts of @n pages as of one instant: no page was written between
+ * the first and the last look at their locks.  Returns 0, or -1 if a page
+ * does not offer its count.
+ */
+static int pages_count(struct perf_event_mmap_page **pc, int n, __u64 *val)
+{
+	__u32 seq[GROUP_MAX];
+	int i, moved;
+
+	do {
+		for (i = 0; i < n; i++)
+			seq[i] = __atomic_load_n(&pc[i]->lock, __ATOMIC_ACQUIRE);
+		for (i = 0; i < n; i++) {
+			if (!pc[i]->cap_user_count)
+				return -1;
+			val[i] = pc[i]->offset;
+			if (pc[i]->cap_user_count_time)
+				val[i] += page_elapsed(pc[i]);
+		}
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		for (i = 0, moved = 0; i < n; i++)
+			moved |= __atomic_load_n(&pc[i]->lock,
+						 __ATOMIC_RELAXED) != seq[i];
+	} while (moved);
 	return 0;
 }
 
@@ -306,6 +341,76 @@ TEST(counts_across_preemption_and_migration)
 	for (i = 0; i < 2; i++)
 		pthread_join(spin[i], NULL);
 	for (i = 0; i < 3; i++) {
+		unmap_page(pc[i]);
+		close(fd[i]);
+	}
+}
+
+TEST(group_read_from_pages)
+{
+	static const __u64 configs[] = {
+		PERF_COUNT_SW_PAGE_FAULTS,
+		PERF_COUNT_SW_CONTEXT_SWITCHES,
+		PERF_COUNT_SW_CPU_MIGRATIONS,
+		PERF_COUNT_SW_TASK_CLOCK,
+	};
+	struct perf_event_mmap_page *pc[GROUP_MAX];
+	__u64 before[GROUP_MAX], after[GROUP_MAX], buf[1 + GROUP_MAX];
+	struct perf_event_attr attr;
+	int fd[GROUP_MAX], n = 0, i, r, equal = 0, clock = -1;
+
+	nr_hop_cpus = nr_cpus_allowed(hop_cpus, 8);
+	for (i = 0; i < 4; i++) {
+		sw_attr(&attr, configs[i]);
+		attr.read_format = PERF_FORMAT_GROUP;
+		fd[n] = sys_perf_event_open(&attr, 0, -1, n ? fd[0] : -1, 0);
+		ASSERT_GE(fd[n], 0) TH_LOG("%s", strerror(errno));
+		pc[n] = map_page(fd[n]);
+		ASSERT_NE(NULL, pc[n]) TH_LOG("mmap: %s", strerror(errno));
+		if (configs[i] == PERF_COUNT_SW_TASK_CLOCK && !pc[n]->cap_user_time) {
+			/* no clock the page can give: a group without it */
+			ASSERT_EQ(0, (int)pc[n]->cap_user_count);
+			unmap_page(pc[n]);
+			close(fd[n]);
+			continue;
+		}
+		ASSERT_EQ(1, (int)pc[n]->cap_user_count)
+			TH_LOG("no cap_user_count (an extension mainline lacks)");
+		if (configs[i] == PERF_COUNT_SW_TASK_CLOCK)
+			clock = n;
+		n++;
+	}
+
+	for (r = 0; r < ROUNDS / 4; r++) {
+		ASSERT_EQ(0, pages_count(pc, n, before));
+		ASSERT_EQ((ssize_t)((1 + n) * sizeof(__u64)),
+			  read(fd[0], buf, sizeof(buf)));
+		ASSERT_EQ(0, pages_count(pc, n, after));
+		ASSERT_EQ(n, buf[0]);
+		for (i = 0; i < n; i++) {
+			EXPECT_LE(before[i], buf[1 + i])
+				TH_LOG("round %d member %d: page %llu, read() %llu",
+				       r, i, before[i], buf[1 + i]);
+			EXPECT_LE(buf[1 + i], after[i])
+				TH_LOG("round %d member %d: read() %llu, page %llu",
+				       r, i, buf[1 + i], after[i]);
+		}
+		for (i = 0; i < n; i++)
+			if (i != clock && before[i] != after[i])
+				break;
+		if (i == n) {
+			for (i = 0; i < n; i++)
+				if (i != clock)
+					EXPECT_EQ(before[i], buf[1 + i]);
+			equal++;
+		}
+		if (r % 2)
+			hop(r);
+		else
+			fault_n(1);
+	}
+	EXPECT_GE(equal, 1);
+	for (i = 0; i < n; i++) {
 		unmap_page(pc[i]);
 		close(fd[i]);
 	}
