@@ -929,6 +929,8 @@ static void rb_mmap_populate(struct perf_event *event,
 		vma->vm_page_prot = vma->vm_pgoff + i ? read_only : prot;
 		if (vm_insert_page(vma, vma->vm_start + i * PAGE_SIZE, page))
 			break;
+		/* a large buffer is many pages: let others run meanwhile */
+		cond_resched();
 	}
 	vma->vm_page_prot = prot;
 	mutex_unlock(&rb->aux_mutex);
