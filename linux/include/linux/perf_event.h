@@ -519,6 +519,7 @@ typedef void (*perf_overflow_handler_t)(struct perf_event *event,
 #define PERF_ATTACH_ITRACE	0x0010	/* an instruction trace event */
 #define PERF_ATTACH_CALLCHAIN	0x0100	/* holds the callchain buffers */
 #define PERF_ATTACH_PARKED	0x0200	/* an off leader: on epc->off_groups */
+#define PERF_ATTACH_STAYS_ON	0x0400	/* counted in epc->nr_stay_on */
 
 /*
  * One PMU's share of a context: that PMU's groups in that context.
@@ -549,6 +550,8 @@ struct perf_event_pmu_context {
 	int				nr_events;	/* leaders and siblings */
 	int				nr_active;	/* groups on the PMU */
 	int				nr_cgroups;	/* cgroup events */
+	/* events that may stay on while their task is out (context.c) */
+	int				nr_stay_on;
 	unsigned int			embedded : 1;	/* in perf_cpu_pmu_context */
 	unsigned int			revoked : 1;	/* its PMU went away */
 	unsigned int			rotate_necessary : 1; /* a group did not fit */

@@ -47,6 +47,31 @@
  * total_time_enabled advances with ctx->time while its state is INACTIVE or
  * ACTIVE, and total_time_running while ACTIVE.  event->tstamp is the
  * ctx->time of the event's last update.
+ *
+ * Staying on across switches
+ * --------------------------
+ * The software PMU's sub-context of a task context stays on the PMU when
+ * its task is switched out if every event in it may
+ * (perf_swevent_may_stay_on(): counting, not bound to a CPU; counted in
+ * epc->nr_stay_on, PERF_ATTACH_STAYS_ON): the switch then does nothing per
+ * event.  It is correct because nothing of such an event is tied to the
+ * CPU it went on at:
+ * - it counts only when perf_sw_event() finds it, through cpc->task_epc of
+ *   the CPU its context is active on, which is cleared when the context
+ *   goes and set when it comes, on any CPU;
+ * - its times are kept in ctx->time, which stands still while the context
+ *   is inactive: staying ACTIVE adds to total_time_enabled and _running
+ *   exactly what going off and on again would;
+ * - the software PMU has no per-CPU state (no counter, no exclusive
+ *   groups: group_fits() does not apply to it), and its pmu->del() may
+ *   run wherever the context's lock is held.
+ * So an inactive task context may have ACTIVE events.  Anything that takes
+ * one off does it under ctx->lock as for an active context, with cpuctx
+ * NULL.  event->oncpu of such an event is the CPU its context was last
+ * active on: the sched-in walk sets it again (and rewrites a mapped
+ * event's control page, whose times start over there) when it meets the
+ * group ACTIVE.  A read sent there finds the context active or not, and
+ * reads it right either way.
  */
 
 #include <linux/cpu.h>
@@ -66,6 +91,7 @@
 #include "overflow.h"
 #include "records.h"
 #include "rotate.h"
+#include "swevent.h"
 
 DEFINE_PER_CPU(struct perf_cpu_context, perf_cpu_context);
 DEFINE_STATIC_KEY_FALSE(perf_sched_events);
@@ -470,7 +496,12 @@ void perf_event_times_local(struct perf_event *event, u64 *enabled,
 		now = READ_ONCE(ctx->time);
 	if (perf_event_is_cgroup(event))
 		now = perf_cgroup_event_time(event);
-	delta = now - event->tstamp;
+	/*
+	 * A reader that raced with the context coming on elsewhere (an event
+	 * that stayed on, read where it last was) may see a clock a little
+	 * behind that CPU's: never less than nothing.
+	 */
+	delta = now > event->tstamp ? now - event->tstamp : 0;
 	*enabled = event->total_time_enabled;
 	*running = event->total_time_running;
 	if (event->state >= PERF_EVENT_STATE_INACTIVE)
@@ -483,6 +514,15 @@ void perf_event_times_local(struct perf_event *event, u64 *enabled,
  * Putting events on and off the PMU.  ctx->lock held, IRQs off, on the
  * CPU the context is (being made) active on.
  */
+
+/*
+ * Software PMUs never refuse an event and have no counters to share: their
+ * groups always fit, and no per-CPU count is kept of them.
+ */
+static inline bool pmu_is_software(struct pmu *pmu)
+{
+	return pmu->task_ctx_nr == perf_sw_context;
+}
 
 static bool event_runs_on_this_cpu(struct perf_event *event)
 {
@@ -552,6 +592,9 @@ static void group_sched_out(struct perf_event *leader)
 			event_sched_out(sibling);
 		perf_pmu_enable(epc->pmu);
 	}
+	/* also where the context is inactive: a group that stayed on */
+	if (pmu_is_software(epc->pmu))
+		return;
 	perf_this_cpc(epc->pmu)->active_oncpu--;
 	if (leader->attr.exclusive)
 		perf_this_cpc(epc->pmu)->exclusive = 0;
@@ -559,8 +602,12 @@ static void group_sched_out(struct perf_event *leader)
 
 static bool group_fits(struct perf_event *leader)
 {
-	struct perf_cpu_pmu_context *cpc = perf_this_cpc(perf_group_pmu(leader));
+	struct pmu *pmu = perf_group_pmu(leader);
+	struct perf_cpu_pmu_context *cpc;
 
+	if (pmu_is_software(pmu))
+		return true;
+	cpc = perf_this_cpc(pmu);
 	if (cpc->exclusive)
 		return false;
 	if (leader->attr.exclusive && cpc->active_oncpu)
@@ -611,6 +658,8 @@ static int group_sched_in(struct perf_event *leader)
 	if (leader->nr_siblings ? group_add_txn(pmu, leader) :
 				  event_sched_in(leader))
 		return -EAGAIN;
+	if (pmu_is_software(pmu))
+		return 0;
 
 	cpc = perf_this_cpc(pmu);
 	cpc->active_oncpu++;
@@ -642,6 +691,30 @@ void perf_epc_sched_out(struct perf_event_pmu_context *epc, int what)
 }
 
 /*
+ * A group that stayed on while its task context was inactive, met by the
+ * sched-in walk of the context on this CPU: it is on here now.
+ */
+static void event_resume(struct perf_event *event, int cpu)
+{
+	if (event->state != PERF_EVENT_STATE_ACTIVE)
+		return;
+	if (event->oncpu != cpu)
+		WRITE_ONCE(event->oncpu, cpu);
+	if (unlikely(event->rb))
+		perf_event_update_userpage(event);
+}
+
+static void group_resume(struct perf_event *leader)
+{
+	int cpu = smp_processor_id();
+	struct perf_event *sibling;
+
+	event_resume(leader, cpu);
+	for_each_sibling_event(sibling, leader)
+		event_resume(sibling, cpu);
+}
+
+/*
  * Put the pinned or the flexible groups that may run on this CPU on the
  * PMU, in group_seq order.  A pinned group that does not fit goes into
  * error; a flexible one waits for multiplexing to rotate it in.
@@ -656,6 +729,11 @@ static void epc_groups_sched_in(struct perf_event_pmu_context *epc,
 	while ((leader = perf_group_walk_next(&w))) {
 		if (leader->state == PERF_EVENT_STATE_OFF) {
 			perf_groups_park(leader);
+			continue;
+		}
+		if (leader->state == PERF_EVENT_STATE_ACTIVE) {
+			if (leader->attach_state & PERF_ATTACH_STAYS_ON)
+				group_resume(leader);
 			continue;
 		}
 		if (leader->state != PERF_EVENT_STATE_INACTIVE ||
@@ -814,7 +892,8 @@ void perf_task_ctx_deactivate(struct perf_cpu_context *cpuctx,
 	raw_spin_lock(&ctx->lock);
 	perf_ctx_update_time(ctx);
 	list_for_each_entry(epc, &ctx->pmu_ctx_list, pmu_ctx_entry) {
-		perf_epc_sched_out(epc, EVENT_ALL);
+		if (!perf_epc_stays_on(epc))
+			perf_epc_sched_out(epc, EVENT_ALL);
 		epc->rotate_necessary = 0;
 		perf_this_cpc(epc->pmu)->task_epc = NULL;
 	}
@@ -1154,6 +1233,10 @@ static void install_locked(struct perf_cpu_context *cpuctx,
 	if (event->hw.flags & PERF_EVENT_FLAG_USER_READ_CNT)
 		ctx->nr_user++;
 	epc_account(event->pmu_ctx, 1);
+	if (perf_swevent_may_stay_on(event)) {
+		event->attach_state |= PERF_ATTACH_STAYS_ON;
+		event->pmu_ctx->nr_stay_on++;
+	}
 	if (cpuctx && ctx->task)
 		perf_this_cpc(perf_group_pmu(event))->task_epc = event->pmu_ctx;
 	cgrp_account(cpuctx, event, 1);
@@ -1296,6 +1379,10 @@ static void remove_func(struct perf_cpu_context *cpuctx,
 	if (event->hw.flags & PERF_EVENT_FLAG_USER_READ_CNT)
 		ctx->nr_user--;
 	epc_account(event->pmu_ctx, -1);
+	if (event->attach_state & PERF_ATTACH_STAYS_ON) {
+		event->attach_state &= ~PERF_ATTACH_STAYS_ON;
+		event->pmu_ctx->nr_stay_on--;
+	}
 	cgrp_account(cpuctx, event, -1);
 	if (cpuctx && ctx->task && !event->pmu_ctx->nr_events)
 		perf_this_cpc(perf_group_pmu(event))->task_epc = NULL;

@@ -162,6 +162,15 @@ void perf_context_init(void);
 
 /* --- scheduling primitives --------------------------------------------- */
 
+/*
+ * Does @epc stay on the PMU while its task context is switched out (the
+ * rules are at the top of context.c)?  ctx->lock held.
+ */
+static inline bool perf_epc_stays_on(struct perf_event_pmu_context *epc)
+{
+	return epc->nr_stay_on && epc->nr_stay_on == epc->nr_events;
+}
+
 /* This CPU's state of @pmu. */
 static inline struct perf_cpu_pmu_context *perf_this_cpc(struct pmu *pmu)
 {

@@ -4,12 +4,21 @@
  *
  * "software" (PERF_TYPE_SOFTWARE) counts the PERF_COUNT_SW_* events that
  * the kernel reports with perf_sw_event(): page faults, context switches,
- * migrations, alignment and emulation faults, cgroup switches.  Each CPU
- * keeps, per counter, a list of that counter's events that are on the PMU
- * there (between pmu->add() and pmu->del()); perf_sw_event() adds to every
- * started event of the list whose exclude_user/exclude_kernel bits let the
- * occurrence count.  A static key per counter keeps perf_sw_event() down to
- * a no-op jump while the counter has no events.
+ * migrations, alignment and emulation faults, cgroup switches.  An event
+ * on the PMU (between pmu->add() and pmu->del()) is on a list of its
+ * counter's events: the CPU's, or for an event of the PMU's own
+ * sub-context of a task context, that sub-context's (its task_ctx_data,
+ * struct perf_swevent_table).  perf_sw_event() adds to every started event
+ * of the CPU's list and of the list of the task context active on the CPU
+ * whose exclude_user/exclude_kernel bits let the occurrence count.  A
+ * static key per counter keeps perf_sw_event() down to a no-op jump while
+ * the counter has no events.
+ *
+ * Because a task's events are found through its context, not through the
+ * CPU, a sub-context of counting events may stay on the PMU while its task
+ * is switched out (perf_swevent_may_stay_on(); the rules are in
+ * context.c): its events count only while the context is active on a CPU,
+ * whichever it is, which is exactly while they would be on the PMU.
  *
  * "cpu_clock" and "task_clock" count nanoseconds of perf_clock() while
  * their event is on the PMU: for a task's event that is the time the task
@@ -30,13 +39,15 @@
  * mapped.  Only an event whose buffer is its own may promise it
  * (perf_swevent_user_count()), so that one event writes the page.
  *
- * Locking: pmu->add()/del()/start()/stop() run on the event's CPU with IRQs
- * off; the lists change only there.  perf_sw_event() walks the current
- * CPU's list under RCU with preemption off, IRQs possibly on: an IPI may
- * delete an event meanwhile, and the event is freed only after a grace
- * period.  perf_sw_event() is not raised from NMI; the software-counted
- * events of other PMUs (tracepoints, kprobes, kernel breakpoints) may be
- * counted in NMI, through perf_swevent_event() and its recursion guard.
+ * Locking: pmu->add()/del()/start()/stop() run with IRQs off under the
+ * event's ctx->lock, on the event's CPU, or for an event that stayed on
+ * with its task context while the context is active nowhere (del() only).
+ * perf_sw_event() walks the lists under RCU with preemption off, IRQs
+ * possibly on: an IPI may delete an event meanwhile, and the event (and a
+ * sub-context with its table) is freed only after a grace period.
+ * perf_sw_event() is not raised from NMI; the software-counted events of
+ * other PMUs (tracepoints, kprobes, kernel breakpoints) may be counted in
+ * NMI, through perf_swevent_event() and its recursion guard.
  */
 
 #include <linux/hardirq.h>
@@ -47,10 +58,12 @@
 #include <linux/rculist.h>
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
+#include <linux/slab.h>
 #include <linux/math64.h>
 #include <asm/irq_regs.h>
 
 #include "internal.h"
+#include "context.h"
 #include "overflow.h"
 #include "ring_buffer.h"
 #include "swevent.h"
@@ -61,12 +74,16 @@
  */
 DEFINE_PER_CPU(struct pt_regs, __perf_regs[4]);
 
-/* Per CPU, per PERF_COUNT_SW_* counter: its events on this CPU's PMU. */
-struct perf_swevent_cpu {
+/*
+ * Per PERF_COUNT_SW_* counter, its events on the PMU: of one CPU (the CPU
+ * context's, and those of task contexts in a hardware leader's group), or
+ * of the software sub-context of one task context.
+ */
+struct perf_swevent_table {
 	struct hlist_head	on_pmu[PERF_COUNT_SW_MAX];
 };
 
-static DEFINE_PER_CPU(struct perf_swevent_cpu, perf_swevent_cpu);
+static DEFINE_PER_CPU(struct perf_swevent_table, perf_swevent_cpu);
 
 /* Read by perf_sw_event(); one reference per counting (non-inherited) event. */
 struct static_key perf_swevent_enabled[PERF_COUNT_SW_MAX];
@@ -211,6 +228,26 @@ static noinline void perf_swevent_sample(struct perf_event *event, u64 nr,
 	perf_swevent_event(event, nr, &data, regs);
 }
 
+/* Count an occurrence for the events of one list. */
+static __always_inline void perf_swevent_count_list(struct hlist_head *head,
+						    u64 nr, struct pt_regs *regs,
+						    u64 addr)
+{
+	struct perf_event *event;
+
+	hlist_for_each_entry_rcu(event, head, hlist_entry) {
+		if (!perf_swevent_counts(event, regs))
+			continue;
+		if (unlikely(is_sampling_event(event))) {
+			perf_swevent_sample(event, nr, regs, addr);
+			continue;
+		}
+		local64_add(nr, &event->count);
+		if (unlikely(event->rb))
+			perf_swevent_count_changed(event);
+	}
+}
+
 /**
  * ___perf_sw_event - count a software event, no recursion check
  * @event_id: PERF_COUNT_SW_*
@@ -224,25 +261,21 @@ static noinline void perf_swevent_sample(struct perf_event *event, u64 nr,
  */
 void ___perf_sw_event(u32 event_id, u64 nr, struct pt_regs *regs, u64 addr)
 {
-	struct hlist_head *head;
-	struct perf_event *event;
+	struct perf_event_pmu_context *epc;
+	struct perf_swevent_table *table;
 
 	if (WARN_ON_ONCE(event_id >= PERF_COUNT_SW_MAX))
 		return;
 
-	head = &this_cpu_ptr(&perf_swevent_cpu)->on_pmu[event_id];
 	rcu_read_lock();
-	hlist_for_each_entry_rcu(event, head, hlist_entry) {
-		if (!perf_swevent_counts(event, regs))
-			continue;
-		if (unlikely(is_sampling_event(event))) {
-			perf_swevent_sample(event, nr, regs, addr);
-			continue;
-		}
-		local64_add(nr, &event->count);
-		if (unlikely(event->rb))
-			perf_swevent_count_changed(event);
-	}
+	perf_swevent_count_list(&this_cpu_ptr(&perf_swevent_cpu)->on_pmu[event_id],
+				nr, regs, addr);
+	/* the software sub-context of the task context active here */
+	epc = READ_ONCE(perf_this_cpc(&perf_swevent_pmu)->task_epc);
+	table = epc ? epc->task_ctx_data : NULL;
+	if (table)
+		perf_swevent_count_list(&table->on_pmu[event_id], nr, regs,
+					addr);
 	rcu_read_unlock();
 }
 
@@ -372,17 +405,30 @@ static int perf_swevent_event_init(struct perf_event *event)
 	return 0;
 }
 
+/*
+ * The table an event goes on: its sub-context's if that is the software
+ * PMU's of a task context (only those have the table), else its CPU's.
+ */
+static struct perf_swevent_table *perf_swevent_table_of(struct perf_event *event)
+{
+	struct perf_event_pmu_context *epc = event->pmu_ctx;
+
+	if (epc->pmu == &perf_swevent_pmu && epc->task_ctx_data)
+		return epc->task_ctx_data;
+	return this_cpu_ptr(&perf_swevent_cpu);
+}
+
 static int perf_swevent_add(struct perf_event *event, int flags)
 {
-	struct perf_swevent_cpu *swc = this_cpu_ptr(&perf_swevent_cpu);
+	struct perf_swevent_table *table = perf_swevent_table_of(event);
 
 	if (is_sampling_event(event))
 		perf_swevent_start_period(event);
-	/* on one CPU's list at a time: linked twice, the list is a cycle */
+	/* on one list at a time: linked twice, the list is a cycle */
 	if (WARN_ON_ONCE(!hlist_unhashed(&event->hlist_entry)))
 		return -EINVAL;
 	event->hw.state = (flags & PERF_EF_START) ? 0 : PERF_HES_STOPPED;
-	hlist_add_head_rcu(&event->hlist_entry, &swc->on_pmu[event->attr.config]);
+	hlist_add_head_rcu(&event->hlist_entry, &table->on_pmu[event->attr.config]);
 	return 0;
 }
 
@@ -615,6 +661,28 @@ bool perf_is_cpu_clock(struct perf_event *event)
 	return event->pmu == &perf_cpu_clock_pmu;
 }
 
+/**
+ * perf_swevent_may_stay_on - may @event stay on its PMU while its task is out
+ * @event: an event being installed in a context, its ->pmu_ctx set
+ *
+ * A counting event of the "software" PMU, in that PMU's sub-context of a
+ * task context (not in a hardware leader's group), not bound to a CPU: it
+ * counts what its task does, on whatever CPU, while its context is active,
+ * and nothing else ties it to a CPU.  (A BPF output event is written to
+ * where it is on the PMU: it does not qualify.)
+ *
+ * Return: true if so.  The answer does not change while the event is in
+ * its context.
+ */
+bool perf_swevent_may_stay_on(struct perf_event *event)
+{
+	return event->pmu == &perf_swevent_pmu &&
+	       event->pmu_ctx->pmu == &perf_swevent_pmu &&
+	       event->pmu_ctx->task_ctx_data && event->cpu < 0 &&
+	       !is_sampling_event(event) &&
+	       event->attr.config != PERF_COUNT_SW_BPF_OUTPUT;
+}
+
 /* ---------------------------------------------------------------------
  * Setup
  */
@@ -628,7 +696,7 @@ bool perf_is_cpu_clock(struct perf_event *event)
  */
 void perf_swevent_init_cpu(unsigned int cpu)
 {
-	struct perf_swevent_cpu *swc = per_cpu_ptr(&perf_swevent_cpu, cpu);
+	struct perf_swevent_table *swc = per_cpu_ptr(&perf_swevent_cpu, cpu);
 	int i;
 
 	if (cpu_online(cpu))
@@ -642,6 +710,8 @@ void perf_swevent_init_cpu(unsigned int cpu)
  */
 void __init perf_swevent_setup(void)
 {
+	perf_swevent_pmu.task_ctx_cache = KMEM_CACHE(perf_swevent_table,
+						     SLAB_PANIC);
 	WARN_ON(perf_pmu_register(&perf_swevent_pmu, "software",
 				  PERF_TYPE_SOFTWARE));
 	WARN_ON(perf_pmu_register(&perf_cpu_clock_pmu, "cpu_clock", -1));

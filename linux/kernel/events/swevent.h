@@ -6,6 +6,7 @@
 void perf_swevent_init_cpu(unsigned int cpu);
 void perf_swevent_setup(void);	/* registers the software PMUs */
 bool perf_is_cpu_clock(struct perf_event *event);
+bool perf_swevent_may_stay_on(struct perf_event *event);
 /* add() of a sampling software-counted event (software, breakpoint PMUs) */
 void perf_swevent_start_period(struct perf_event *event);
 

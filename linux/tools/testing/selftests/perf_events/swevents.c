@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -235,6 +236,158 @@ TEST(cpu_wide_cpu_clock)
 	EXPECT_NE(~0ULL, v);
 	EXPECT_GT(v, 0);
 	close(fd);
+}
+
+/*
+ * A task's counts are its own wherever it runs: an unmonitored task that
+ * faults all along, on either CPU, adds nothing to them, and none of this
+ * task's faults is lost as it moves between CPUs and sleeps.
+ */
+TEST(page_faults_follow_the_task_across_cpus)
+{
+	int a, b, i, fd;
+	pid_t noise;
+	__u64 v;
+
+	if (two_cpus(&a, &b))
+		SKIP(return, "needs two usable CPUs");
+	noise = fork();
+	ASSERT_GE(noise, 0);
+	if (noise == 0) {
+		for (;;)
+			touch_pages(16);
+	}
+	fd = open_sw(PERF_COUNT_SW_PAGE_FAULTS, 0, -1);
+	ASSERT_GE(fd, 0) TH_LOG("page-faults: %s", strerror(errno));
+	for (i = 0; i < 8; i++) {
+		ASSERT_EQ(0, pin_to_cpu(0, i & 1 ? a : b));
+		ASSERT_EQ(0, touch_pages(NR_PAGES));
+		usleep(2000);
+	}
+	v = read_value(fd);
+	kill(noise, SIGKILL);
+	waitpid(noise, NULL, 0);
+	TH_LOG("%llu faults for %d pages touched",
+	       (unsigned long long)v, 8 * NR_PAGES);
+	EXPECT_GE(v, 8 * NR_PAGES);
+	EXPECT_LE(v, 8 * NR_PAGES + 64);
+	close(fd);
+}
+
+/* A task's event is enabled and running while the task runs, not asleep. */
+TEST(times_stand_still_while_the_task_sleeps)
+{
+	struct perf_event_attr attr;
+	__u64 r0[3], r1[3];
+	int fd;
+
+	sw_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS);
+	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+			   PERF_FORMAT_TOTAL_TIME_RUNNING;
+	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	ASSERT_GE(fd, 0) TH_LOG("page-faults: %s", strerror(errno));
+	ASSERT_EQ(sizeof(r0), read(fd, r0, sizeof(r0)));
+	usleep(200000);
+	ASSERT_EQ(sizeof(r1), read(fd, r1, sizeof(r1)));
+	TH_LOG("enabled %llu -> %llu ns over a 200 ms sleep",
+	       (unsigned long long)r0[1], (unsigned long long)r1[1]);
+	EXPECT_EQ(r0[1], r0[2]);
+	EXPECT_EQ(r1[1], r1[2]);
+	EXPECT_GE(r1[1], r0[1]);
+	EXPECT_LT(r1[1] - r0[1], 100000000ULL);
+	close(fd);
+}
+
+/* One round of the child below: it touches @n pages and blocks again. */
+static int child_round(int go, int done, char what)
+{
+	char c = what;
+
+	if (write(go, &c, 1) != 1 || read(done, &c, 1) != 1)
+		return -1;
+	return 0;
+}
+
+/*
+ * Another task's events changed while that task is switched out: disabled,
+ * reset, enabled, closed, joined by a sampling event and left again.  Each
+ * change shows in the counts of its next round, and in no earlier one.
+ */
+TEST(changed_while_its_task_is_switched_out)
+{
+	int go[2], done[2], fd, other, sampler, status;
+	struct perf_event_attr attr;
+	__u64 v0, v1;
+	pid_t child;
+	char c;
+
+	ASSERT_EQ(0, pipe(go));
+	ASSERT_EQ(0, pipe(done));
+	child = fork();
+	ASSERT_GE(child, 0);
+	if (child == 0) {
+		while (read(go[0], &c, 1) == 1 && c == 't') {
+			if (touch_pages(16) || write(done[1], &c, 1) != 1)
+				_exit(1);
+		}
+		_exit(0);
+	}
+	fd = open_sw(PERF_COUNT_SW_PAGE_FAULTS, child, -1);
+	ASSERT_GE(fd, 0) TH_LOG("page-faults of %d: %s", child,
+				strerror(errno));
+	other = open_sw(PERF_COUNT_SW_CONTEXT_SWITCHES, child, -1);
+	ASSERT_GE(other, 0);
+
+	ASSERT_EQ(0, child_round(go[1], done[0], 't'));
+	v0 = read_value(fd);
+	EXPECT_GE(v0, 16);
+
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+	ASSERT_EQ(0, child_round(go[1], done[0], 't'));
+	EXPECT_EQ(v0, read_value(fd)) TH_LOG("counted while disabled");
+	EXPECT_GE(read_value(other), 2);
+
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_RESET, 0));
+	EXPECT_EQ(0, read_value(fd));
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+	ASSERT_EQ(0, child_round(go[1], done[0], 't'));
+	v1 = read_value(fd);
+	EXPECT_GE(v1, 16);
+	EXPECT_LE(v1, 16 + 16);
+
+	close(other);
+	ASSERT_EQ(0, child_round(go[1], done[0], 't'));
+	v0 = read_value(fd);
+	EXPECT_GE(v0, v1 + 16);
+	EXPECT_LE(v0, v1 + 16 + 16);
+
+	/* a sampling event beside it, then gone again */
+	sw_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS);
+	attr.sample_period = 1;
+	sampler = sys_perf_event_open(&attr, child, -1, -1, 0);
+	ASSERT_GE(sampler, 0) TH_LOG("sampling page-faults: %s",
+				     strerror(errno));
+	ASSERT_EQ(0, child_round(go[1], done[0], 't'));
+	v1 = read_value(fd);
+	EXPECT_GE(v1, v0 + 16);
+	EXPECT_LE(v1, v0 + 16 + 16);
+	EXPECT_GE(read_value(sampler), 16);
+	close(sampler);
+	ASSERT_EQ(0, child_round(go[1], done[0], 't'));
+	v0 = read_value(fd);
+	EXPECT_GE(v0, v1 + 16);
+	EXPECT_LE(v0, v1 + 16 + 16);
+
+	c = 'q';
+	ASSERT_EQ(1, write(go[1], &c, 1));
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	EXPECT_GE(read_value(fd), v0);
+	close(fd);
+	close(go[0]);
+	close(go[1]);
+	close(done[0]);
+	close(done[1]);
 }
 
 TEST_HARNESS_MAIN
