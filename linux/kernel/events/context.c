@@ -50,28 +50,29 @@
  *
  * Staying on across switches
  * --------------------------
- * The software PMU's sub-context of a task context stays on the PMU when
- * its task is switched out if every event in it may
+ * The software or task_clock PMU's sub-context of a task context stays on
+ * the PMU when its task is switched out if every event in it may
  * (perf_swevent_may_stay_on(): counting, not bound to a CPU; counted in
  * epc->nr_stay_on, PERF_ATTACH_STAYS_ON): the switch then does nothing per
  * event.  It is correct because nothing of such an event is tied to the
  * CPU it went on at:
- * - it counts only when perf_sw_event() finds it, through cpc->task_epc of
- *   the CPU its context is active on, which is cleared when the context
- *   goes and set when it comes, on any CPU;
+ * - a software event counts only when perf_sw_event() finds it, through
+ *   cpc->task_epc of the CPU its context is active on, which is cleared
+ *   when the context goes and set when it comes, on any CPU; a task clock
+ *   counts ctx->time, which stands still while the context is inactive;
  * - its times are kept in ctx->time, which stands still while the context
  *   is inactive: staying ACTIVE adds to total_time_enabled and _running
  *   exactly what going off and on again would;
- * - the software PMU has no per-CPU state (no counter, no exclusive
- *   groups: group_fits() does not apply to it), and its pmu->del() may
- *   run wherever the context's lock is held.
+ * - these PMUs have no per-CPU state (no counter, no exclusive groups:
+ *   group_fits() does not apply to them), and their pmu->del() and
+ *   pmu->read() may run wherever the context's lock is held.
  * So an inactive task context may have ACTIVE events.  Anything that takes
  * one off does it under ctx->lock as for an active context, with cpuctx
  * NULL.  event->oncpu of such an event is the CPU its context was last
  * active on: the sched-in walk sets it again (and rewrites a mapped
  * event's control page, whose times start over there) when it meets the
- * group ACTIVE.  A read sent there finds the context active or not, and
- * reads it right either way.
+ * group ACTIVE.  A read sent there takes ctx->lock unless the context is
+ * active there (perf_event_on_this_cpu()), and reads it right either way.
  */
 
 #include <linux/cpu.h>

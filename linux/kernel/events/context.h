@@ -171,6 +171,20 @@ static inline bool perf_epc_stays_on(struct perf_event_pmu_context *epc)
 	return epc->nr_stay_on && epc->nr_stay_on == epc->nr_events;
 }
 
+/*
+ * Is @event on the PMU of this CPU, so that it may be read here without
+ * ctx->lock while IRQs are off?  One that stayed on with its task context
+ * (PERF_ATTACH_STAYS_ON) keeps the oncpu of the CPU that context was last
+ * active on: it is here only while the context is active here.
+ */
+static inline bool perf_event_on_this_cpu(struct perf_event *event)
+{
+	if (READ_ONCE(event->oncpu) != smp_processor_id())
+		return false;
+	return !(event->attach_state & PERF_ATTACH_STAYS_ON) ||
+	       this_cpu_read(perf_cpu_context.task_ctx) == event->ctx;
+}
+
 /* This CPU's state of @pmu. */
 static inline struct perf_cpu_pmu_context *perf_this_cpc(struct pmu *pmu)
 {

@@ -182,7 +182,7 @@ static bool perf_read_here(struct perf_event *event, u64 *value,
 	bool here;
 
 	local_irq_save(flags);
-	here = READ_ONCE(event->oncpu) == smp_processor_id();
+	here = perf_event_on_this_cpu(event);
 	if (here) {
 		event->pmu->read(event);
 		*value = local64_read(&event->count);
@@ -317,7 +317,7 @@ static bool perf_read_group_here(struct perf_event *leader, u64 read_format,
 	bool here;
 
 	local_irq_save(flags);
-	here = READ_ONCE(leader->oncpu) == smp_processor_id();
+	here = perf_event_on_this_cpu(leader);
 	if (!here)
 		goto out;
 

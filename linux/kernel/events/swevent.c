@@ -20,9 +20,11 @@
  * context.c): its events count only while the context is active on a CPU,
  * whichever it is, which is exactly while they would be on the PMU.
  *
- * "cpu_clock" and "task_clock" count nanoseconds of perf_clock() while
- * their event is on the PMU: for a task's event that is the time the task
- * ran, for a CPU's event the time the CPU was counted.  Events of type
+ * "cpu_clock" and "task_clock" count nanoseconds while their event is on
+ * the PMU: cpu_clock of perf_clock(), task_clock of its context's time,
+ * which runs while the context is active (a task's: while the task runs)
+ * and stands still otherwise, so that a task-clock event may stay on the
+ * PMU while its task is switched out.  Events of type
  * PERF_TYPE_SOFTWARE with those two configs are handed on to them.  They
  * have dynamic types and no sysfs device.
  *
@@ -140,6 +142,23 @@ static bool perf_is_clock(struct perf_event *event)
 }
 
 /*
+ * @now, a perf_clock() value, on a clock event's clock: the same for
+ * cpu_clock; for task_clock its context's time at @now (the time it
+ * stopped at, if the context is inactive).  Where the event runs, or
+ * under ctx->lock, or lock-free (NMI) through ctx->timeoffset.
+ */
+static u64 perf_clock_event_time(struct perf_event *event, u64 now)
+{
+	struct perf_event_context *ctx = event->ctx;
+
+	if (event->pmu != &perf_task_clock_pmu)
+		return now;
+	if (READ_ONCE(ctx->is_active) & EVENT_TIME)
+		return now + READ_ONCE(ctx->timeoffset);
+	return READ_ONCE(ctx->time);
+}
+
+/*
  * Would @event's control page show its count (cap_user_count)?  A counting,
  * not inherited event of one of these PMUs, mapped by itself.  Its page
  * then shows the count only while no other event writes to its buffer
@@ -187,8 +206,13 @@ unsigned int perf_swevent_user_count(struct perf_event *event,
 	    (event->hw.state & PERF_HES_STOPPED))
 		return PERF_USER_COUNT;
 	since = local64_read(&event->hw.prev_count);
+	now = perf_clock_event_time(event, now);
 	if (now > since)
 		*count += now - since;
+	/* a task clock that stayed on while its task is out stands still */
+	if (event->pmu == &perf_task_clock_pmu &&
+	    !(READ_ONCE(event->ctx->is_active) & EVENT_TIME))
+		return PERF_USER_COUNT;
 	return PERF_USER_COUNT | PERF_USER_COUNT_TIME;
 }
 
@@ -474,7 +498,7 @@ static struct pmu perf_swevent_pmu = {
 
 static void perf_clock_event_update(struct perf_event *event)
 {
-	u64 now = perf_clock();
+	u64 now = perf_clock_event_time(event, perf_clock());
 	u64 then = local64_xchg(&event->hw.prev_count, now);
 
 	local64_add(now - then, &event->count);
@@ -522,7 +546,8 @@ static void perf_clock_event_start(struct perf_event *event, int flags)
 {
 	struct hw_perf_event *hwc = &event->hw;
 
-	local64_set(&hwc->prev_count, perf_clock());
+	local64_set(&hwc->prev_count,
+		    perf_clock_event_time(event, perf_clock()));
 	hwc->state = 0;
 	if (is_sampling_event(event)) {
 		/* the rest of a period cut short by stop(), else a new one */
@@ -663,23 +688,25 @@ bool perf_is_cpu_clock(struct perf_event *event)
 
 /**
  * perf_swevent_may_stay_on - may @event stay on its PMU while its task is out
- * @event: an event being installed in a context, its ->pmu_ctx set
+ * @event: an event being installed in a context, its ->ctx and ->pmu_ctx set
  *
- * A counting event of the "software" PMU, in that PMU's sub-context of a
- * task context (not in a hardware leader's group), not bound to a CPU: it
- * counts what its task does, on whatever CPU, while its context is active,
- * and nothing else ties it to a CPU.  (A BPF output event is written to
- * where it is on the PMU: it does not qualify.)
+ * A counting event of the "software" or the "task_clock" PMU, in its own
+ * PMU's sub-context of a task context (not in another PMU's group), not
+ * bound to a CPU: it counts what its task does, or the time its context
+ * is active, on whatever CPU, and nothing else ties it to a CPU.  (A BPF
+ * output event is written to where it is on the PMU: it does not qualify.)
  *
  * Return: true if so.  The answer does not change while the event is in
  * its context.
  */
 bool perf_swevent_may_stay_on(struct perf_event *event)
 {
+	if (!event->ctx->task || event->cpu >= 0 ||
+	    is_sampling_event(event) || event->pmu_ctx->pmu != event->pmu)
+		return false;
+	if (event->pmu == &perf_task_clock_pmu)
+		return true;
 	return event->pmu == &perf_swevent_pmu &&
-	       event->pmu_ctx->pmu == &perf_swevent_pmu &&
-	       event->pmu_ctx->task_ctx_data && event->cpu < 0 &&
-	       !is_sampling_event(event) &&
 	       event->attr.config != PERF_COUNT_SW_BPF_OUTPUT;
 }
 
