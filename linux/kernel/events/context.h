@@ -177,7 +177,7 @@ static inline bool perf_epc_stays_on(struct perf_event_pmu_context *epc)
  * (PERF_ATTACH_STAYS_ON) keeps the oncpu of the CPU that context was last
  * active on: it is here only while the context is active here.
  */
-static inline bool perf_event_on_this_cpu(struct perf_event *event)
+static __always_inline bool perf_event_on_this_cpu(struct perf_event *event)
 {
 	if (READ_ONCE(event->oncpu) != smp_processor_id())
 		return false;
