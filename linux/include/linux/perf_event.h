@@ -552,6 +552,8 @@ struct perf_event_pmu_context {
 	int				nr_cgroups;	/* cgroup events */
 	/* events that may stay on while their task is out (context.c) */
 	int				nr_stay_on;
+	/* the CPU it stayed on at when its task last went out, else -1 */
+	int				stayed_cpu;
 	unsigned int			embedded : 1;	/* in perf_cpu_pmu_context */
 	unsigned int			revoked : 1;	/* its PMU went away */
 	unsigned int			rotate_necessary : 1; /* a group did not fit */
@@ -590,6 +592,10 @@ struct perf_event_context {
 	int				nr_stat;	/* inherit_stat events */
 	int				nr_freq;
 	int				nr_cgroups;	/* cgroup events */
+	/* changed under ctx->lock while inactive, since it was last active */
+	int				changed_out;
+	/* events with a buffer (user pages), under their mmap_mutexes */
+	atomic_t			nr_mapped;
 
 	u64				time;		/* time the context was active */
 	u64				timestamp;	/* perf_clock() at the last update */

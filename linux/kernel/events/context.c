@@ -73,6 +73,10 @@
  * event's control page, whose times start over there) when it meets the
  * group ACTIVE.  A read sent there takes ctx->lock unless the context is
  * active there (perf_event_on_this_cpu()), and reads it right either way.
+ * Coming back to the CPU it stayed on at (epc->stayed_cpu), with nothing
+ * changed while it was out (ctx->changed_out, set where ctx_function_call()
+ * changes an inactive context) and no mapped event (ctx->nr_mapped), the
+ * sub-context needs no walk at all.
  */
 
 #include <linux/cpu.h>
@@ -313,6 +317,7 @@ static void perf_epc_init(struct perf_event_pmu_context *epc, struct pmu *pmu,
 	INIT_LIST_HEAD(&epc->off_groups);
 	epc->pinned_cpu_groups = RB_ROOT;
 	epc->flexible_cpu_groups = RB_ROOT;
+	epc->stayed_cpu = -1;
 	atomic_set(&epc->refcount, 1);
 }
 
@@ -844,6 +849,24 @@ static void sched_cb_call(struct task_struct *task, bool sched_in)
 }
 
 /*
+ * A sub-context that stayed on comes back to the CPU it stayed on at,
+ * with nothing changed since (no event installed, enabled or taken off
+ * while its context was out, none with a control page to rewrite): every
+ * group is on, with this CPU in oncpu, and the sched-in walk would find
+ * nothing to do.
+ */
+static bool epc_resumes_as_it_was(struct perf_event_pmu_context *epc)
+{
+	struct perf_event_context *ctx = epc->ctx;
+
+	if (epc->stayed_cpu != smp_processor_id() || ctx->changed_out ||
+	    atomic_read(&ctx->nr_mapped))
+		return false;
+	epc->stayed_cpu = -1;
+	return true;
+}
+
+/*
  * Make @ctx this CPU's task context and put its events on.  IRQs off.
  * @if_queued: only if it has a group that may run, as seen under its lock
  * (a context switch: a lockless look may be older than a removal that
@@ -868,6 +891,9 @@ static void task_ctx_activate(struct perf_cpu_context *cpuctx,
 		if (!epc->nr_events)
 			continue;
 		cpc->task_epc = epc;
+		if (epc_resumes_as_it_was(epc))
+			continue;
+		epc->stayed_cpu = -1;
 		/*
 		 * The task's pinned groups come before the CPU's flexible
 		 * ones; software PMUs never refuse an event, so they skip
@@ -880,6 +906,7 @@ static void task_ctx_activate(struct perf_cpu_context *cpuctx,
 		}
 		perf_pmu_resched_locked(cpuctx, epc->pmu, ctx);
 	}
+	ctx->changed_out = 0;
 unlock:
 	raw_spin_unlock(&ctx->lock);
 	raw_spin_unlock(&cpuctx->ctx.lock);
@@ -893,7 +920,9 @@ void perf_task_ctx_deactivate(struct perf_cpu_context *cpuctx,
 	raw_spin_lock(&ctx->lock);
 	perf_ctx_update_time(ctx);
 	list_for_each_entry(epc, &ctx->pmu_ctx_list, pmu_ctx_entry) {
-		if (!perf_epc_stays_on(epc))
+		if (perf_epc_stays_on(epc))
+			epc->stayed_cpu = smp_processor_id();
+		else
 			perf_epc_sched_out(epc, EVENT_ALL);
 		epc->rotate_necessary = 0;
 		perf_this_cpc(epc->pmu)->task_epc = NULL;
@@ -1137,6 +1166,7 @@ void ctx_function_call(struct perf_event_context *ctx, ctx_func_t func,
 		if (!ctx->is_active && !ctx_task_running(ctx)) {
 			perf_ctx_update_time(ctx);
 			func(NULL, ctx, info);
+			ctx->changed_out = 1;
 			raw_spin_unlock_irq(&ctx->lock);
 			return;
 		}
@@ -1284,6 +1314,9 @@ void perf_install_event(struct perf_event_context *ctx,
 {
 	lockdep_assert_held(&ctx->mutex);
 	WRITE_ONCE(event->ctx, ctx);
+	/* its buffer came at open, before it had a context (rb_attach()) */
+	if (event->rb)
+		atomic_inc(&ctx->nr_mapped);
 	ctx_function_call(ctx, perf_install_func, event);
 	perf_sb_event_attach(event);
 }

@@ -195,6 +195,7 @@ struct perf_buffer *rb_get(struct perf_event *event)
 static void rb_attach(struct perf_event *event, struct perf_buffer *rb)
 {
 	struct perf_buffer *old = event->rb;
+	struct perf_event_context *ctx;
 	unsigned long flags;
 
 	lockdep_assert_held(&event->mmap_mutex);
@@ -228,6 +229,14 @@ static void rb_attach(struct perf_event *event, struct perf_buffer *rb)
 	}
 
 	rcu_assign_pointer(*event_rbp(event), rb);
+	/*
+	 * A task context whose events stayed on rewrites their pages.  An
+	 * event given a buffer at open (PERF_FLAG_FD_OUTPUT) has no context
+	 * yet: perf_install_event() counts it.
+	 */
+	ctx = READ_ONCE(event->ctx);
+	if (ctx && !old != !rb)
+		atomic_add(rb ? 1 : -1, &ctx->nr_mapped);
 
 	if (old) {
 		rb_put(old);
