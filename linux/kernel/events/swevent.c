@@ -147,8 +147,8 @@ static bool perf_is_clock(struct perf_event *event)
  * stopped at, if the context is inactive).  Where the event runs, or
  * under ctx->lock, or lock-free (NMI) through ctx->timeoffset.
  */
-static __always_inline u64 perf_clock_event_time(struct perf_event *event,
-						  u64 now)
+static __always_inline u64
+perf_clock_event_time(struct perf_event *event, u64 now)
 {
 	struct perf_event_context *ctx = event->ctx;
 
