@@ -1757,8 +1757,13 @@ void perf_event_sync(struct perf_event *event, bool group)
 		raw_spin_unlock_irqrestore(&ctx->lock, flags);
 	}
 	perf_ctx_update_time(ctx);
+	/*
+	 * An event that stayed on with its context, where that context is
+	 * inactive, is read here under the lock (its last CPU may be gone).
+	 */
 	sync_locked(event, group,
-		    READ_ONCE(event->oncpu) == smp_processor_id());
+		    READ_ONCE(event->oncpu) == smp_processor_id() ||
+		    !ctx->is_active);
 	raw_spin_unlock_irqrestore(&ctx->lock, flags);
 }
 
