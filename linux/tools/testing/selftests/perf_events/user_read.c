@@ -322,18 +322,19 @@ TEST(counts_across_preemption_and_migration)
 
 	for (i = 0; i < 3; i++) {
 		ASSERT_EQ(0, page_count(pc[i], &first, NULL));
-		equal = bracket_rounds(_metadata, fd[i], pc[i], ROUNDS / 4,
+		/* a round costs a time slice (the yield among the spinners) */
+		equal = bracket_rounds(_metadata, fd[i], pc[i], ROUNDS / 8,
 				       hop);
 		ASSERT_EQ(0, page_count(pc[i], &last, NULL));
 		if (configs[i] != PERF_COUNT_SW_TASK_CLOCK)
 			EXPECT_GE(equal, 1);
 		EXPECT_GE(equal, 0);
 		if (configs[i] == PERF_COUNT_SW_CONTEXT_SWITCHES)
-			EXPECT_GE(last - first, ROUNDS / 8)
+			EXPECT_GE(last - first, ROUNDS / 16)
 				TH_LOG("%llu switches in the page", last - first);
 		if (configs[i] == PERF_COUNT_SW_CPU_MIGRATIONS &&
 		    nr_hop_cpus > 1)
-			EXPECT_GE(last - first, ROUNDS / 8)
+			EXPECT_GE(last - first, ROUNDS / 16)
 				TH_LOG("%llu migrations in the page",
 				       last - first);
 	}
