@@ -920,10 +920,13 @@ void perf_task_ctx_deactivate(struct perf_cpu_context *cpuctx,
 	raw_spin_lock(&ctx->lock);
 	perf_ctx_update_time(ctx);
 	list_for_each_entry(epc, &ctx->pmu_ctx_list, pmu_ctx_entry) {
-		if (perf_epc_stays_on(epc))
+		/* -1 too where it goes off: a later skip must not find it */
+		if (perf_epc_stays_on(epc)) {
 			epc->stayed_cpu = smp_processor_id();
-		else
+		} else {
+			epc->stayed_cpu = -1;
 			perf_epc_sched_out(epc, EVENT_ALL);
+		}
 		epc->rotate_necessary = 0;
 		perf_this_cpc(epc->pmu)->task_epc = NULL;
 	}
