@@ -503,9 +503,9 @@ void perf_event_times_local(struct perf_event *event, u64 *enabled,
 	if (perf_event_is_cgroup(event))
 		now = perf_cgroup_event_time(event);
 	/*
-	 * A reader that raced with the context coming on elsewhere (an event
-	 * that stayed on, read where it last was) may see a clock a little
-	 * behind that CPU's: never less than nothing.
+	 * A lock-free reader on another CPU than the context's (a control
+	 * page written at mmap() of another task's event) may see a clock a
+	 * little behind that CPU's: never less than nothing.
 	 */
 	delta = now > event->tstamp ? now - event->tstamp : 0;
 	*enabled = event->total_time_enabled;
@@ -528,6 +528,12 @@ void perf_event_times_local(struct perf_event *event, u64 *enabled,
 static inline bool pmu_is_software(struct pmu *pmu)
 {
 	return pmu->task_ctx_nr == perf_sw_context;
+}
+
+/* Does @epc stay on while its task context is out (rules at the top)? */
+static inline bool perf_epc_stays_on(struct perf_event_pmu_context *epc)
+{
+	return epc->nr_stay_on && epc->nr_stay_on == epc->nr_events;
 }
 
 static bool event_runs_on_this_cpu(struct perf_event *event)
@@ -899,8 +905,7 @@ static void task_ctx_activate(struct perf_cpu_context *cpuctx,
 		 * ones; software PMUs never refuse an event, so they skip
 		 * the round trip.
 		 */
-		if (epc->pmu->task_ctx_nr == perf_sw_context ||
-		    !cpc->epc.nr_active) {
+		if (pmu_is_software(epc->pmu) || !cpc->epc.nr_active) {
 			perf_epc_sched_in(epc, EVENT_ALL);
 			continue;
 		}

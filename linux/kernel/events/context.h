@@ -163,15 +163,6 @@ void perf_context_init(void);
 /* --- scheduling primitives --------------------------------------------- */
 
 /*
- * Does @epc stay on the PMU while its task context is switched out (the
- * rules are at the top of context.c)?  ctx->lock held.
- */
-static inline bool perf_epc_stays_on(struct perf_event_pmu_context *epc)
-{
-	return epc->nr_stay_on && epc->nr_stay_on == epc->nr_events;
-}
-
-/*
  * Is @event on the PMU of this CPU, so that it may be read here without
  * ctx->lock while IRQs are off?  One that stayed on with its task context
  * (PERF_ATTACH_STAYS_ON) keeps the oncpu of the CPU that context was last
