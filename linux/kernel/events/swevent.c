@@ -14,6 +14,15 @@
  * static key per counter keeps perf_sw_event() down to a no-op jump while
  * the counter has no events.
  *
+ * Counting events of a CPU context are not on a list: they are tallied.
+ * perf_sw_event() adds each occurrence to one of three per-CPU totals of
+ * its counter, by where it happened (user mode, kernel mode, or unknown:
+ * no regs); an event's count is the sum of the totals its exclude bits
+ * let through, taken from where it was when the event went on the PMU
+ * (hw.prev_count), and is brought into event->count by pmu->read(), by
+ * stop() and by del().  However many events a CPU has, an occurrence then
+ * costs one addition.  Their control pages do not show the count.
+ *
  * Because a task's events are found through its context, not through the
  * CPU, a sub-context of counting events may stay on the PMU while its task
  * is switched out (perf_swevent_may_stay_on(); the rules are in
@@ -86,6 +95,28 @@ struct perf_swevent_table {
 };
 
 static DEFINE_PER_CPU(struct perf_swevent_table, perf_swevent_cpu);
+
+/* Where an occurrence happened, for the exclude bits of tallied events. */
+enum perf_swevent_mode {
+	PERF_SWEVENT_ANYWHERE,	/* no regs: counts for every event */
+	PERF_SWEVENT_USER,
+	PERF_SWEVENT_KERNEL,
+	PERF_SWEVENT_NR_MODES,
+};
+
+/*
+ * Per counter, the occurrences this CPU has seen by mode, for the tallied
+ * events of its CPU context.  Only ever added to, by perf_sw_event() on
+ * this CPU; read where those events are read (on this CPU, IRQs off).
+ */
+struct perf_swevent_tally {
+	local64_t	seen[PERF_COUNT_SW_MAX][PERF_SWEVENT_NR_MODES];
+};
+
+static DEFINE_PER_CPU(struct perf_swevent_tally, perf_swevent_tally);
+
+/* hw.state: the event is tallied, not on a list (the driver's own bit) */
+#define PERF_HES_TALLIED	PERF_HES_ARCH
 
 /* Read by perf_sw_event(); one reference per counting (non-inherited) event. */
 struct static_key perf_swevent_enabled[PERF_COUNT_SW_MAX];
@@ -161,13 +192,18 @@ perf_clock_event_time(struct perf_event *event, u64 now)
 
 /*
  * Would @event's control page show its count (cap_user_count)?  A counting,
- * not inherited event of one of these PMUs, mapped by itself.  Its page
+ * not inherited event of one of these PMUs (of "software", a task's: not
+ * tallied), mapped by itself.  Its page
  * then shows the count only while no other event writes to its buffer
  * (SET_OUTPUT): each of those would put its own count in offset.
  */
 static bool perf_swevent_page_candidate(struct perf_event *event)
 {
 	if (event->pmu != &perf_swevent_pmu && !perf_is_clock(event))
+		return false;
+	/* a tallied count is brought up to date only where it is read */
+	if (event->pmu == &perf_swevent_pmu &&
+	    !(event->attach_state & PERF_ATTACH_TASK))
 		return false;
 	if (is_sampling_event(event) || event->attr.inherit || event->parent)
 		return false;
@@ -288,9 +324,14 @@ void ___perf_sw_event(u32 event_id, u64 nr, struct pt_regs *regs, u64 addr)
 {
 	struct perf_event_pmu_context *epc;
 	struct perf_swevent_table *table;
+	enum perf_swevent_mode mode = PERF_SWEVENT_ANYWHERE;
 
 	if (WARN_ON_ONCE(event_id >= PERF_COUNT_SW_MAX))
 		return;
+
+	if (regs)
+		mode = user_mode(regs) ? PERF_SWEVENT_USER : PERF_SWEVENT_KERNEL;
+	local64_add(nr, this_cpu_ptr(&perf_swevent_tally.seen[event_id][mode]));
 
 	rcu_read_lock();
 	perf_swevent_count_list(&this_cpu_ptr(&perf_swevent_cpu)->on_pmu[event_id],
@@ -443,10 +484,64 @@ static struct perf_swevent_table *perf_swevent_table_of(struct perf_event *event
 	return this_cpu_ptr(&perf_swevent_cpu);
 }
 
+/*
+ * Tallied: a counting event of a CPU context.  Those go on and off the PMU
+ * only on their own CPU, and are read there (by IPI, or by a reader on
+ * that CPU with IRQs off), where the per-CPU totals are written.
+ */
+static bool perf_swevent_may_tally(struct perf_event *event)
+{
+	return !is_sampling_event(event) &&
+	       !(event->attach_state & PERF_ATTACH_TASK);
+}
+
+/* The occurrences @event would have counted since this CPU came up. */
+static u64 perf_swevent_tally_of(struct perf_event *event)
+{
+	struct perf_swevent_tally *tally =
+		per_cpu_ptr(&perf_swevent_tally, event->cpu);
+	local64_t *seen = tally->seen[event->attr.config];
+	u64 sum = local64_read(&seen[PERF_SWEVENT_ANYWHERE]);
+
+	if (!event->attr.exclude_user)
+		sum += local64_read(&seen[PERF_SWEVENT_USER]);
+	if (!event->attr.exclude_kernel)
+		sum += local64_read(&seen[PERF_SWEVENT_KERNEL]);
+	return sum;
+}
+
+/* A tallied event counts from the totals as they are now; it is stopped. */
+static void perf_swevent_tally_start(struct perf_event *event)
+{
+	local64_set(&event->hw.prev_count, perf_swevent_tally_of(event));
+}
+
+/*
+ * Bring a running tallied event's count up to the totals.  The exchange
+ * keeps it exact when an NMI reader (perf_event_read_local()) does the
+ * same in the middle.
+ */
+static void perf_swevent_tally_update(struct perf_event *event)
+{
+	u64 now = perf_swevent_tally_of(event);
+	u64 then = local64_xchg(&event->hw.prev_count, now);
+
+	local64_add(now - then, &event->count);
+}
+
 static int perf_swevent_add(struct perf_event *event, int flags)
 {
 	struct perf_swevent_table *table = perf_swevent_table_of(event);
 
+	if (perf_swevent_may_tally(event)) {
+		event->hw.state = PERF_HES_TALLIED | PERF_HES_STOPPED;
+		if (flags & PERF_EF_START) {
+			perf_swevent_tally_start(event);
+			barrier();	/* an NMI reader sees it stopped until here */
+			event->hw.state = PERF_HES_TALLIED;
+		}
+		return 0;
+	}
 	if (is_sampling_event(event))
 		perf_swevent_start_period(event);
 	/* on one list at a time: linked twice, the list is a cycle */
@@ -457,25 +552,38 @@ static int perf_swevent_add(struct perf_event *event, int flags)
 	return 0;
 }
 
+static void perf_swevent_stop(struct perf_event *event, int flags)
+{
+	if (event->hw.state == PERF_HES_TALLIED)
+		perf_swevent_tally_update(event);
+	event->hw.state |= PERF_HES_STOPPED;
+}
+
 static void perf_swevent_del(struct perf_event *event, int flags)
 {
+	if (event->hw.state & PERF_HES_TALLIED) {
+		perf_swevent_stop(event, PERF_EF_UPDATE);
+		event->hw.state = PERF_HES_STOPPED;
+		return;
+	}
 	event->hw.state = PERF_HES_STOPPED;
 	hlist_del_init_rcu(&event->hlist_entry);
 }
 
 static void perf_swevent_start(struct perf_event *event, int flags)
 {
-	event->hw.state = 0;
+	if (event->hw.state == (PERF_HES_TALLIED | PERF_HES_STOPPED)) {
+		perf_swevent_tally_start(event);
+		barrier();
+	}
+	event->hw.state &= ~PERF_HES_STOPPED;
 }
 
-static void perf_swevent_stop(struct perf_event *event, int flags)
-{
-	event->hw.state = PERF_HES_STOPPED;
-}
-
-/* The count is kept in event->count directly. */
+/* A listed event's count is kept in event->count directly. */
 static void perf_swevent_read(struct perf_event *event)
 {
+	if (event->hw.state == PERF_HES_TALLIED)
+		perf_swevent_tally_update(event);
 }
 
 static struct pmu perf_swevent_pmu = {

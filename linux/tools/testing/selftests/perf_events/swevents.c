@@ -239,6 +239,55 @@ TEST(cpu_wide_cpu_clock)
 }
 
 /*
+ * CPU-wide page faults, by where they happened: a group of three on this
+ * task's CPU, all modes, user only and kernel only, read together from
+ * that CPU.  The first is exactly the sum of the other two, this task's
+ * user faults are among the user-mode ones, and nothing is counted while
+ * the group is off.
+ */
+TEST(cpu_wide_page_faults_by_mode)
+{
+	struct perf_event_attr attr;
+	__u64 before[4], after[4];
+	int cpu, fd[3], i;
+
+	cpu = sched_getcpu();
+	ASSERT_GE(cpu, 0);
+	ASSERT_EQ(0, pin_to_cpu(0, cpu));
+	for (i = 0; i < 3; i++) {
+		sw_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS);
+		attr.disabled = i == 0;
+		attr.exclude_user = i == 1;
+		attr.exclude_kernel = i == 2;
+		attr.read_format = PERF_FORMAT_GROUP;
+		fd[i] = sys_perf_event_open(&attr, -1, cpu, i ? fd[0] : -1, 0);
+		if (fd[i] < 0 && !i && (errno == EACCES || errno == EPERM))
+			SKIP(return, "CPU-wide events not permitted: %s",
+			     strerror(errno));
+		ASSERT_GE(fd[i], 0) TH_LOG("page-faults %d: %s", i,
+					   strerror(errno));
+	}
+	ASSERT_EQ(0, enable(fd[0]));
+	ASSERT_EQ(0, touch_pages(NR_PAGES));
+	ASSERT_EQ(sizeof(before), read(fd[0], before, sizeof(before)));
+	ASSERT_EQ(3, before[0]);
+	EXPECT_GE(before[3], NR_PAGES);
+	EXPECT_EQ(before[1], before[2] + before[3])
+		TH_LOG("all %llu, kernel %llu, user %llu",
+		       (unsigned long long)before[1],
+		       (unsigned long long)before[2],
+		       (unsigned long long)before[3]);
+
+	ASSERT_EQ(0, disable(fd[0]));
+	ASSERT_EQ(0, touch_pages(NR_PAGES));
+	ASSERT_EQ(sizeof(after), read(fd[0], after, sizeof(after)));
+	for (i = 1; i < 4; i++)
+		EXPECT_EQ(before[i], after[i]) TH_LOG("member %d", i - 1);
+	for (i = 0; i < 3; i++)
+		close(fd[i]);
+}
+
+/*
  * A task's counts are its own wherever it runs: an unmonitored task that
  * faults all along, on either CPU, adds nothing to them, and none of this
  * task's faults is lost as it moves between CPUs and sleeps.
