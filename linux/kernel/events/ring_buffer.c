@@ -458,8 +458,8 @@ static inline void *rb_data_page(struct perf_buffer *rb, int nr)
 }
 
 /* Point @handle at byte @pos of the data area. */
-static void rb_handle_seek(struct perf_output_handle *handle,
-			   unsigned long pos)
+static __always_inline void
+rb_handle_seek(struct perf_output_handle *handle, unsigned long pos)
 {
 	struct perf_buffer *rb = handle->rb;
 	unsigned long in_page = pos & (PAGE_SIZE - 1);

@@ -129,7 +129,12 @@ static u32 perf_sample_pid(struct perf_event *event, struct task_struct *task,
 			   enum pid_type type)
 {
 	struct perf_event *opened = event->parent ?: event;
-	pid_t nr = __task_pid_nr_ns(task, type, opened->ns);
+	pid_t nr;
+
+	/* the initial namespace's numbers are the task's own */
+	if (likely(opened->ns == &init_pid_ns && pid_alive(task)))
+		return type == PIDTYPE_PID ? task->pid : task->tgid;
+	nr = __task_pid_nr_ns(task, type, opened->ns);
 
 	/* 0 is the idle task; a task on its way out has no number at all */
 	if (!nr && !pid_alive(task))
@@ -213,17 +218,19 @@ void perf_event_header__init(struct perf_event_header *header,
 
 /*
  * Gather the u64 words of consecutive fixed fields on the stack and copy
- * them with one perf_output_copy().
+ * them with one perf_output_copy().  No run between two flushes is
+ * longer than a sample's fixed head (the header and nine one-word fields:
+ * 10 words), so the array never fills.
  */
 struct perf_sample_words {
 	u64		word[12];
 	unsigned int	nr;
 };
 
-static void perf_words_add(struct perf_sample_words *w, u64 value)
+static __always_inline void perf_words_add(struct perf_sample_words *w,
+					   u64 value)
 {
-	if (!WARN_ON_ONCE(w->nr >= ARRAY_SIZE(w->word)))
-		w->word[w->nr++] = value;
+	w->word[w->nr++] = value;
 }
 
 /* two u32 fields that go out as one word, the first at the lower address */
@@ -238,9 +245,22 @@ static void perf_words_add_pair(struct perf_sample_words *w, const void *pair)
 static void perf_words_flush(struct perf_output_handle *handle,
 			     struct perf_sample_words *w)
 {
-	if (w->nr)
-		perf_output_copy(handle, w->word, w->nr * sizeof(u64));
+	unsigned int len = w->nr * sizeof(u64);
+
 	w->nr = 0;
+	/* most runs end inside the page they start in: word by word there */
+	if (likely(len < handle->size)) {
+		u64 *to = handle->addr;
+		unsigned int i;
+
+		for (i = 0; i < len / sizeof(u64); i++)
+			to[i] = w->word[i];
+		handle->addr += len;
+		handle->size -= len;
+		return;
+	}
+	if (len)
+		perf_output_copy(handle, w->word, len);
 }
 
 /* The id trailer's words, in the order user space reads them. */
@@ -708,12 +728,17 @@ void perf_prepare_header(struct perf_event_header *header,
 			 struct perf_sample_data *data,
 			 struct perf_event *event, struct pt_regs *regs)
 {
+	u32 size = perf_sample_data_size(data, event);
+
 	header->type = PERF_RECORD_SAMPLE;
-	header->size = perf_sample_data_size(data, event);
+	header->size = size;
 	header->misc = perf_misc_flags(regs);
 
-	/* perf_prepare_sample() keeps records whole u64s */
-	WARN_ON_ONCE(header->size & (sizeof(u64) - 1));
+	/*
+	 * perf_prepare_sample() keeps records whole u64s, and within the
+	 * u16: nothing cut off.
+	 */
+	WARN_ON_ONCE(size != header->size || (size & (sizeof(u64) - 1)));
 }
 
 /* ---------------------------------------------------------------------
@@ -1087,8 +1112,6 @@ static __always_inline int perf_sample_write(struct perf_event *event,
 
 	perf_prepare_sample(data, event, regs);
 	perf_prepare_header(&hdr, data, event, regs);
-	/* perf_prepare_sample() kept it within the u16: nothing cut off */
-	WARN_ON_ONCE(hdr.size != perf_sample_data_size(data, event));
 	ret = begin(&out, data, event, hdr.size);
 	if (ret)
 		return ret;
