@@ -1210,29 +1210,38 @@ static long kmem_kb(void)
 	return meminfo_kb("Slab") + (pcpu > 0 ? pcpu : 0);
 }
 
+/*
+ * Each repetition opens new events (and forks new tasks) while those of
+ * the earlier ones stay open, so that it measures fresh objects: freed
+ * ones would come back from the slabs' free lists without growing them,
+ * and a repetition after a close would measure less than the first.
+ */
 static void bench_memory(void)
 {
 	int n = 4000, tasks = 200, p[2];
+	int *ev_fds = fd_pool, *ctx_fds = fd_pool + REPS * n;
 	double ev[REPS], ctx[REPS];
-	pid_t *kids = malloc(tasks * sizeof(*kids));
+	pid_t *kids = malloc(REPS * tasks * sizeof(*kids));
+	char b = 0;
 
+	if (REPS * (n + tasks) > MAXFD || !kids)
+		die("memory: %d fds", REPS * (n + tasks));
+	if (pipe(p))
+		die("pipe");
 	for (int rep = 0; rep < REPS; rep++) {
+		pid_t *k = kids + rep * tasks;
 		long before, after, per_event;
-		char b;
 
 		sync();
 		before = kmem_kb();
-		open_many(fd_pool, n, 0, -1, 0);
+		open_many(ev_fds + rep * n, n, 0, -1, 0);
 		after = kmem_kb();
-		close_many(fd_pool, n);
 		per_event = (after - before) * 1024 / n;
 		ev[rep] = per_event;
 
-		if (pipe(p))
-			die("pipe");
 		for (int i = 0; i < tasks; i++) {
-			kids[i] = fork();
-			if (kids[i] == 0) {
+			k[i] = fork();
+			if (k[i] == 0) {
 				close(p[1]);
 				if (read(p[0], &b, 1) < 0)
 					_exit(1);
@@ -1241,16 +1250,18 @@ static void bench_memory(void)
 		}
 		before = kmem_kb();
 		for (int i = 0; i < tasks; i++)
-			fd_pool[i] = open_sw(PERF_COUNT_SW_CONTEXT_SWITCHES,
-					     kids[i], -1, -1, 0);
+			ctx_fds[rep * tasks + i] =
+				open_sw(PERF_COUNT_SW_CONTEXT_SWITCHES, k[i],
+					-1, -1, 0);
 		after = kmem_kb();
 		ctx[rep] = (double)(after - before) * 1024 / tasks - per_event;
-		close_many(fd_pool, tasks);
-		close(p[0]);
-		close(p[1]);
-		for (int i = 0; i < tasks; i++)
-			waitpid(kids[i], NULL, 0);
 	}
+	close_many(ev_fds, REPS * n);
+	close_many(ctx_fds, REPS * tasks);
+	close(p[0]);
+	close(p[1]);	/* every child's read() returns 0 */
+	for (int i = 0; i < REPS * tasks; i++)
+		waitpid(kids[i], NULL, 0);
 	report("memory.per_event", "bytes", ev, REPS);
 	report("memory.per_task_context", "bytes", ctx, REPS);
 	free(kids);
