@@ -103,6 +103,9 @@ DEFINE_STATIC_KEY_FALSE(perf_sched_events);
 
 static DEFINE_PER_CPU(struct list_head, perf_sched_cb_list);
 
+/* task contexts: their own cache, kmalloc would round them up by a third */
+static struct kmem_cache *perf_task_ctx_cache;
+
 /* CPU and task contexts nest (CPU first): separate lockdep classes */
 static struct lock_class_key cpu_ctx_lock_key;
 static struct lock_class_key cpu_ctx_mutex_key;
@@ -121,7 +124,7 @@ static void perf_ctx_free_rcu(struct rcu_head *head)
 	struct perf_event_context *ctx;
 
 	ctx = container_of(head, struct perf_event_context, rcu_head);
-	kfree(to_perf_task_ctx(ctx));
+	kmem_cache_free(perf_task_ctx_cache, to_perf_task_ctx(ctx));
 }
 
 void perf_ctx_put(struct perf_event_context *ctx)
@@ -152,7 +155,9 @@ static void perf_ctx_init(struct perf_event_context *ctx)
  */
 struct perf_event_context *perf_task_ctx_alloc(struct task_struct *task)
 {
-	struct perf_task_context *tctx = kzalloc(sizeof(*tctx), GFP_KERNEL);
+	struct perf_task_context *tctx;
+
+	tctx = kmem_cache_zalloc(perf_task_ctx_cache, GFP_KERNEL);
 
 	if (!tctx)
 		return NULL;
@@ -1997,11 +2002,13 @@ void __weak perf_event_print_debug(void)
 }
 
 /**
- * perf_context_init - boot: the CPU contexts
+ * perf_context_init - boot: the CPU contexts, the task contexts' cache
  */
 void perf_context_init(void)
 {
 	int cpu;
+
+	perf_task_ctx_cache = KMEM_CACHE(perf_task_context, SLAB_PANIC);
 
 	for_each_possible_cpu(cpu) {
 		struct perf_cpu_context *cpuctx = &per_cpu(perf_cpu_context, cpu);
