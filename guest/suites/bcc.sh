@@ -61,8 +61,12 @@ else
 fi
 
 # 3. funccount: the calls of a uprobe'd user function, counted exactly.
+# --foreground: timeout passes the SIGINT below to funccount once; by
+# default it also signals its process group, and a second SIGINT that
+# comes while funccount handles the first kills it before it prints.
 t0=$SECONDS
-timeout $limit funccount-bpfcc -d 30 "$hot:*_function" > funccount.out 2> funccount.err &
+timeout --foreground $limit funccount-bpfcc -d 30 "$hot:*_function" \
+	> funccount.out 2> funccount.err &
 fpid=$!
 for _ in $(seq 1 $limit); do
 	grep -q Tracing funccount.out 2>/dev/null && break
