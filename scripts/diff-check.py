@@ -121,6 +121,12 @@ CREATORS = ('fz_open', 'fz_dup', 'fz_bpf_load', 'fz_spawn', 'fz_mmap',
 ASSIGNS = re.compile(r'^\w+\(&((?:fd|mp|kid)\[\d+\])')
 
 
+def reaped(result):
+    """Did a fz_reap() take its child (and empty the slot)?  A soft
+    reap of a child still running returns 0 and keeps it."""
+    return result not in ('0', 'skipped') and not result.startswith('-')
+
+
 def differences(ml, ours):
     """{index: (pass, call, ml result, our result)} of the calls that differ
     first-hand, and how many differ only because an earlier difference
@@ -135,6 +141,13 @@ def differences(ml, ours):
         if a[1].split(WHOLE_TAG)[0] != b[1].split(WHOLE_TAG)[0]:
             out[i] = (a[0], a[1], 'call ' + a[1][:60], 'call ' + b[1][:60])
             break
+        if slot and a[1].startswith('fz_reap(') and \
+                reaped(a[2]) != reaped(b[2]):
+            # the child had exited on one kernel only: the slot now
+            # holds it there and -1 on the other
+            tainted.add(slot)
+            timing += 1
+            continue
         call = tag_whole(whole, a[1])
         if ra == rb:
             track_whole(whole, a[1], ra)
