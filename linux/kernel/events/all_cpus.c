@@ -13,9 +13,11 @@
  * one cross-call (on_each_cpu()), where each CPU acts on its own event
  * under its context's lock; only the events of CPUs that did not answer
  * (offline ones) are then reached one by one through their context.  A
- * read brings the events up to date one by one (perf_event_sync()): only
- * an event that is on a PMU elsewhere needs a cross-call of its own, and
- * waiting for one CPU at a time measured cheaper than waking them all.
+ * read brings the events up to date one by one: the reader's own CPU's
+ * event is read in place, as a read of one event is (perf_read_here()),
+ * the others through perf_event_sync(), where only an event that is on a
+ * PMU elsewhere needs a cross-call of its own; waiting for one CPU at a
+ * time measured cheaper than waking them all.
  * Installing and removing change the contexts' lists, so they hold every
  * context's mutex meanwhile; ENABLE, DISABLE and RESET change only the
  * events' state, counts and times, which ctx->lock alone protects.
@@ -223,13 +225,20 @@ static u64 *all_cpus_entry(struct perf_all_cpus *all, struct perf_event *event,
 			   u64 *w)
 {
 	u64 fmt = all->read_format;
+	u64 enabled, running;
 
-	perf_event_sync(event, false);
-	*w++ = local64_read(&event->count);
+	/* this CPU's event needs no cross-call */
+	if (!perf_read_here(event, w, &enabled, &running)) {
+		perf_event_sync(event, false);
+		*w = local64_read(&event->count);
+		enabled = event->total_time_enabled;
+		running = event->total_time_running;
+	}
+	w++;
 	if (fmt & PERF_FORMAT_TOTAL_TIME_ENABLED)
-		*w++ = event->total_time_enabled;
+		*w++ = enabled;
 	if (fmt & PERF_FORMAT_TOTAL_TIME_RUNNING)
-		*w++ = event->total_time_running;
+		*w++ = running;
 	if (fmt & PERF_FORMAT_ID)
 		*w++ = all->id;
 	if (fmt & PERF_FORMAT_LOST)
@@ -275,6 +284,8 @@ static ssize_t all_cpus_read_sum(struct perf_all_cpus *all, u64 __user *ubuf)
 	if (all->read_format & PERF_FORMAT_ID)
 		sum[words - 1 - !!(all->read_format & PERF_FORMAT_LOST)] =
 			all->id;
+	if (words == 1)
+		return put_user(sum[0], ubuf) ? -EFAULT : sizeof(u64);
 	if (copy_to_user(ubuf, sum, words * sizeof(u64)))
 		return -EFAULT;
 	return words * sizeof(u64);

@@ -1755,6 +1755,13 @@ void perf_event_sync(struct perf_event *event, bool group)
 	struct perf_event_context *ctx;
 	unsigned long flags;
 
+	/*
+	 * Off (or gone): neither its count nor its times move while it stays
+	 * so, and a caller that turned it off itself has seen that finish.
+	 * (A group's siblings may be in another state: they are synced.)
+	 */
+	if (!group && READ_ONCE(event->state) <= PERF_EVENT_STATE_OFF)
+		return;
 	if (event_ipi(event, sync_ipi, &args, &args.done))
 		return;
 	/*

@@ -175,8 +175,8 @@ EXPORT_SYMBOL_GPL(perf_event_read_value);
  * on the PMU, without ctx->lock, as perf_event_read_local() does.  False
  * if it is not on this CPU's PMU.
  */
-static bool perf_read_here(struct perf_event *event, u64 *value,
-			   u64 *enabled, u64 *running)
+bool perf_read_here(struct perf_event *event, u64 *value,
+		    u64 *enabled, u64 *running)
 {
 	unsigned long flags;
 	bool here;

@@ -6,6 +6,9 @@
 /* read(2) of an event fd, after the LSM check; takes the context lock. */
 ssize_t perf_read_event(struct perf_event *event, char __user *buf,
 			size_t count);
+/* @event's values if it is on this CPU's PMU (IRQs saved inside). */
+bool perf_read_here(struct perf_event *event, u64 *value, u64 *enabled,
+		    u64 *running);
 u64 perf_event_total(struct perf_event *event, u64 *enabled, u64 *running);
 void perf_event_calc_read_size(struct perf_event *event);
 void perf_group_calc_sizes(struct perf_event *leader);
