@@ -664,6 +664,7 @@ struct perf_event {
 	u16				header_size;
 	u16				id_header_size;
 	u16				read_size;
+	bool				has_ftrace_ops;	/* allocated whole (event.c) */
 
 	/* ---- lifetime ---- */
 	atomic_long_t			refcount;
@@ -757,6 +758,11 @@ struct perf_event {
 	struct event_filter		*filter;
 	struct trace_event_call		*tp_event;
 #ifdef CONFIG_FUNCTION_TRACER
+	/*
+	 * Last, and there only in events that may become function trace
+	 * events (those opened as PERF_TYPE_TRACEPOINT, has_ftrace_ops):
+	 * every other event is allocated without it.
+	 */
 	struct ftrace_ops		ftrace_ops;
 #endif
 #endif

@@ -44,7 +44,21 @@
 #include "swevent.h"
 #include "tracepoint.h"
 
+/*
+ * Events come in two sizes.  struct perf_event ends with a struct
+ * ftrace_ops (a fifth of it) that only a function trace event uses, and
+ * only the "tracepoint" PMU makes those: an event opened with any other
+ * type is allocated without that tail (perf_short_event_cache), and the
+ * tracepoint PMU refuses an event that lacks it (has_ftrace_ops).
+ */
+#if defined(CONFIG_EVENT_TRACING) && defined(CONFIG_FUNCTION_TRACER)
+#define PERF_EVENT_SHORT_SIZE	offsetof(struct perf_event, ftrace_ops)
+#else
+#define PERF_EVENT_SHORT_SIZE	sizeof(struct perf_event)
+#endif
+
 static struct kmem_cache *perf_event_cache;
+static struct kmem_cache *perf_short_event_cache;
 static atomic64_t perf_event_ids;
 
 /**
@@ -139,6 +153,12 @@ int perf_event_set_clock(struct perf_event *event, clockid_t clk)
  * Allocation and freeing
  */
 
+static void perf_event_kfree(struct perf_event *event)
+{
+	kmem_cache_free(event->has_ftrace_ops ? perf_event_cache :
+			perf_short_event_cache, event);
+}
+
 /**
  * perf_event_alloc - create an event, not yet in any context
  * @attr: its attributes (copied)
@@ -166,7 +186,13 @@ struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
 	if (cpu != -1 && (unsigned int)cpu >= nr_cpu_ids)
 		return ERR_PTR(-EINVAL);
 
-	event = kmem_cache_zalloc(perf_event_cache, GFP_KERNEL);
+	if (attr->type == PERF_TYPE_TRACEPOINT) {
+		event = kmem_cache_zalloc(perf_event_cache, GFP_KERNEL);
+		if (event)
+			event->has_ftrace_ops = true;
+	} else {
+		event = kmem_cache_zalloc(perf_short_event_cache, GFP_KERNEL);
+	}
 	if (!event)
 		return ERR_PTR(-ENOMEM);
 
@@ -259,7 +285,7 @@ fail:
 	if (hwc->target)
 		put_task_struct(hwc->target);
 	put_pid_ns(event->ns);
-	kmem_cache_free(perf_event_cache, event);
+	perf_event_kfree(event);
 	return ERR_PTR(err);
 }
 
@@ -270,7 +296,7 @@ static void event_free_rcu(struct rcu_head *head)
 
 	/* tracepoint hits read the filter under RCU */
 	perf_tp_free_filter(event);
-	kmem_cache_free(perf_event_cache, event);
+	perf_event_kfree(event);
 }
 
 /**
@@ -664,6 +690,10 @@ EXPORT_SYMBOL_GPL(perf_unregister_guest_info_callbacks);
 void __init perf_event_init(void)
 {
 	perf_event_cache = KMEM_CACHE(perf_event, SLAB_PANIC);
+	perf_short_event_cache =
+		kmem_cache_create("perf_event_short", PERF_EVENT_SHORT_SIZE,
+				  __alignof__(struct perf_event), SLAB_PANIC,
+				  NULL);
 	perf_context_init();
 	perf_swevent_setup();
 	perf_tp_setup();

@@ -561,6 +561,42 @@ static int perf_open_may_watch(struct perf_event_attr *attr,
 }
 
 /*
+ * Every event's file shares the dentry of one file made at boot: the
+ * anon_inode_getfile() of each open would make a dentry of its own (a
+ * ninth of what an event costs), and all of them would be the same
+ * "anon_inode:[perf_event]" on the same inode anyway.  Until the base is
+ * there, or if it could not be made, an event gets a file the usual way.
+ */
+static const struct file_operations perf_base_fops;
+static struct file *perf_base_file __ro_after_init;
+
+static int __init perf_base_file_init(void)
+{
+	struct file *file = anon_inode_getfile("[perf_event]", &perf_base_fops,
+					       NULL, O_RDONLY);
+
+	if (!IS_ERR(file))
+		perf_base_file = file;
+	return 0;
+}
+fs_initcall_sync(perf_base_file_init);
+
+static struct file *perf_event_file(struct perf_event *event, int flags)
+{
+	struct file *file;
+
+	if (!perf_base_file)
+		return anon_inode_getfile("[perf_event]", &perf_fops, event,
+					  flags);
+	/* the flags anon_inode_getfile() keeps */
+	file = alloc_file_clone(perf_base_file, flags & (O_ACCMODE | O_NONBLOCK),
+				&perf_fops);
+	if (!IS_ERR(file))
+		file->private_data = event;
+	return file;
+}
+
+/*
  * Everything from the target context to the installed event.  On success
  * the event belongs to the returned file; on failure the caller still owns
  * (and frees) the event.
@@ -635,8 +671,7 @@ static struct file *perf_open_install(struct perf_open_args *args,
 	if (perf_exclusive_pmu_taken(ctx, event))
 		goto out_epc;
 
-	file = anon_inode_getfile("[perf_event]", &perf_fops, event,
-				  args->f_flags);
+	file = perf_event_file(event, args->f_flags);
 	if (IS_ERR(file)) {
 		err = PTR_ERR(file);
 		goto out_epc;

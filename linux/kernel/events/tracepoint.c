@@ -100,7 +100,8 @@ static int perf_tracepoint_event_init(struct perf_event *event)
 {
 	int err;
 
-	if (event->attr.type != PERF_TYPE_TRACEPOINT)
+	/* a function trace event needs the tail a short event lacks */
+	if (event->attr.type != PERF_TYPE_TRACEPOINT || !event->has_ftrace_ops)
 		return -ENOENT;
 
 	err = perf_tracing_check_attr(event);

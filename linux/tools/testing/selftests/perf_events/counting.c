@@ -387,4 +387,42 @@ TEST(hardware_cycles_if_available)
 	close(fd);
 }
 
+/*
+ * The function trace event (ftrace:function), counting the calls of
+ * __task_pid_nr_ns() (getppid()'s task_tgid_vnr()) by this task: its
+ * filter goes to the event's own ftrace_ops.  Needs tracefs and the
+ * rights to trace.
+ */
+TEST(function_trace_event_counts_filtered_calls)
+{
+	long long id = tracepoint_id("ftrace", "function");
+	struct perf_event_attr attr;
+	__u64 count;
+	int fd, i;
+
+	if (id < 0)
+		SKIP(return, "no tracefs or no ftrace:function");
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_TRACEPOINT;
+	attr.config = id;
+	attr.disabled = 1;
+	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	if (fd < 0 && (errno == EACCES || errno == EPERM))
+		SKIP(return, "ftrace:function: %s", strerror(errno));
+	ASSERT_LE(0, fd) TH_LOG("ftrace:function: %s", strerror(errno));
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_SET_FILTER,
+			   "ip == __task_pid_nr_ns"))
+		TH_LOG("filter: %s", strerror(errno));
+	ASSERT_EQ(0, enable(fd));
+	for (i = 0; i < 50; i++)
+		getppid();
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+	count = read_value(fd);
+	TH_LOG("%llu calls", (unsigned long long)count);
+	EXPECT_LE(50, count);
+	EXPECT_GE(60, count);
+	close(fd);
+}
+
 TEST_HARNESS_MAIN
