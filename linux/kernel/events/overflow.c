@@ -126,7 +126,8 @@ static void perf_throttle_group(struct perf_event *event)
  * overflows once per occurrence is never throttled (its rate is the rate
  * of what it counts).
  */
-static int perf_charge_interrupt(struct perf_event *event, bool may_throttle)
+static __always_inline int perf_charge_interrupt(struct perf_event *event,
+						 bool may_throttle)
 {
 	struct hw_perf_event *hwc = &event->hw;
 	u64 seq = __this_cpu_read(perf_tick_seq);

@@ -131,9 +131,6 @@ static u32 perf_sample_pid(struct perf_event *event, struct task_struct *task,
 	struct perf_event *opened = event->parent ?: event;
 	pid_t nr;
 
-	/* the initial namespace's numbers are the task's own */
-	if (likely(opened->ns == &init_pid_ns && pid_alive(task)))
-		return type == PIDTYPE_PID ? task->pid : task->tgid;
 	nr = __task_pid_nr_ns(task, type, opened->ns);
 
 	/* 0 is the idle task; a task on its way out has no number at all */
@@ -142,19 +139,27 @@ static u32 perf_sample_pid(struct perf_event *event, struct task_struct *task,
 	return nr;
 }
 
-/* the event's clock: attr.clockid's with use_clockid, else perf's own */
-static u64 perf_sample_clock(struct perf_event *event)
+/*
+ * The event's clock: attr.clockid's with use_clockid (event->clock, set at
+ * open), else perf's own, called directly.
+ */
+static __always_inline u64 perf_sample_clock(struct perf_event *event)
 {
-	if (event->clock)
-		return event->clock();
-	return perf_clock();
+	if (likely(!event->attr.use_clockid) || !event->clock)
+		return perf_clock();
+	return event->clock();
 }
 
-/* Fill in the id fields named in @fields (others are left alone). */
-static void perf_sample_fill_id(struct perf_sample_data *data,
-				struct perf_event *event, u64 fields)
+/*
+ * Fill in the id fields named in @fields (others are left alone).  Inlined
+ * into its two callers: the sample path calls it for every sample.
+ */
+static __always_inline void perf_sample_fill_id(struct perf_sample_data *data,
+						struct perf_event *event,
+						u64 fields)
 {
 	struct task_struct *task = current;
+	struct perf_event *opened;
 
 	if (fields & PERF_SAMPLE_CPU) {
 		data->cpu_entry.reserved = 0;
@@ -168,6 +173,13 @@ static void perf_sample_fill_id(struct perf_sample_data *data,
 		data->time = perf_sample_clock(event);
 	if (!(fields & PERF_SAMPLE_TID))
 		return;
+	/* the initial namespace's numbers are the task's own */
+	opened = event->parent ?: event;
+	if (likely(opened->ns == &init_pid_ns && pid_alive(task))) {
+		data->tid_entry.tid = task->pid;
+		data->tid_entry.pid = task->tgid;
+		return;
+	}
 	data->tid_entry.tid = perf_sample_pid(event, task, PIDTYPE_PID);
 	data->tid_entry.pid = perf_sample_pid(event, task, PIDTYPE_TGID);
 }
@@ -240,6 +252,16 @@ static void perf_words_add_pair(struct perf_sample_words *w, const void *pair)
 
 	memcpy(&value, pair, sizeof(value));
 	perf_words_add(w, value);
+}
+
+/* A sample's fixed head: the header and its nine one-word fields. */
+#define PERF_FIXED_HEAD_WORDS	10
+
+/* Store two u32 fields as one word (the first at the lower address). */
+static __always_inline u64 *perf_put_pair(u64 *p, const void *pair)
+{
+	memcpy(p, pair, sizeof(*p));
+	return p + 1;
 }
 
 static void perf_words_flush(struct perf_output_handle *handle,
@@ -1013,29 +1035,42 @@ void perf_output_sample(struct perf_output_handle *handle,
 {
 	u64 type = event->attr.sample_type;
 	struct perf_sample_words w __uninitialized;
+	u64 head[PERF_FIXED_HEAD_WORDS] __uninitialized;
+	u64 *start, *p;
 
-	w.nr = 0;
-
-	perf_words_add_pair(&w, header);
+	/*
+	 * The fixed head goes straight into the buffer when it surely ends
+	 * in this page, else through @head and perf_output_copy().  @p is
+	 * a local whose address is never taken: it stays in a register.
+	 */
+	start = likely(handle->size > sizeof(head)) ? handle->addr : head;
+	p = start;
+	p = perf_put_pair(p, header);
 	if (type & PERF_SAMPLE_IDENTIFIER)
-		perf_words_add(&w, data->id);
+		*p++ = data->id;
 	if (type & PERF_SAMPLE_IP)
-		perf_words_add(&w, data->ip);
+		*p++ = data->ip;
 	if (type & PERF_SAMPLE_TID)
-		perf_words_add_pair(&w, &data->tid_entry);
+		p = perf_put_pair(p, &data->tid_entry);
 	if (type & PERF_SAMPLE_TIME)
-		perf_words_add(&w, data->time);
+		*p++ = data->time;
 	if (type & PERF_SAMPLE_ADDR)
-		perf_words_add(&w, data->addr);
+		*p++ = data->addr;
 	if (type & PERF_SAMPLE_ID)
-		perf_words_add(&w, data->id);
+		*p++ = data->id;
 	if (type & PERF_SAMPLE_STREAM_ID)
-		perf_words_add(&w, data->stream_id);
+		*p++ = data->stream_id;
 	if (type & PERF_SAMPLE_CPU)
-		perf_words_add_pair(&w, &data->cpu_entry);
+		p = perf_put_pair(p, &data->cpu_entry);
 	if (type & PERF_SAMPLE_PERIOD)
-		perf_words_add(&w, data->period);
-	perf_words_flush(handle, &w);
+		*p++ = data->period;
+	if (likely(start != head)) {
+		handle->addr = p;
+		handle->size -= (void *)p - (void *)start;
+	} else {
+		perf_output_copy(handle, head, (void *)p - (void *)head);
+	}
+	w.nr = 0;
 
 	/* most samples end here: only fixed fields, written above */
 	if (likely(!(type & ~PERF_SAMPLE_FIXED_HEAD)))

@@ -107,10 +107,14 @@ enum perf_swevent_mode {
 /*
  * Per counter, the occurrences this CPU has seen by mode, for the tallied
  * events of its CPU context.  Only ever added to, by perf_sw_event() on
- * this CPU; read where those events are read (on this CPU, IRQs off).
+ * this CPU, and only while one of those events runs (@running, changed by
+ * their start and stop on this CPU): an event counts from the totals as
+ * they stand when it starts, so what happens while none runs need not be
+ * added.  Read where those events are read (on this CPU, IRQs off).
  */
 struct perf_swevent_tally {
 	local64_t	seen[PERF_COUNT_SW_MAX][PERF_SWEVENT_NR_MODES];
+	unsigned int	running[PERF_COUNT_SW_MAX];
 };
 
 static DEFINE_PER_CPU(struct perf_swevent_tally, perf_swevent_tally);
@@ -125,17 +129,12 @@ struct static_key perf_swevent_enabled[PERF_COUNT_SW_MAX];
  * Recursion protection
  */
 
-/**
- * perf_swevent_get_recursion_context - enter software event delivery
- *
+/*
  * Each context level (task, softirq, hardirq, NMI) of the current task may
  * be inside event delivery once; an event raised while delivering another
- * at the same level is dropped.  Preemption must stay off until
- * perf_swevent_put_recursion_context().
- *
- * Return: the level (0-3) to give back, or -1 if it is already taken.
+ * at the same level is dropped.  Inlined into __perf_sw_event().
  */
-int perf_swevent_get_recursion_context(void)
+static __always_inline int perf_recursion_enter(void)
 {
 	unsigned char level = interrupt_context_level();
 	u8 *busy = &current->perf_recursion[level];
@@ -146,7 +145,25 @@ int perf_swevent_get_recursion_context(void)
 	barrier();
 	return level;
 }
+
+/**
+ * perf_swevent_get_recursion_context - enter software event delivery
+ *
+ * Preemption must stay off until perf_swevent_put_recursion_context().
+ *
+ * Return: the level (0-3) to give back, or -1 if it is already taken.
+ */
+int perf_swevent_get_recursion_context(void)
+{
+	return perf_recursion_enter();
+}
 EXPORT_SYMBOL_GPL(perf_swevent_get_recursion_context);
+
+static __always_inline void perf_recursion_leave(int rctx)
+{
+	barrier();
+	current->perf_recursion[rctx] = 0;
+}
 
 /**
  * perf_swevent_put_recursion_context - leave software event delivery
@@ -154,8 +171,7 @@ EXPORT_SYMBOL_GPL(perf_swevent_get_recursion_context);
  */
 void perf_swevent_put_recursion_context(int rctx)
 {
-	barrier();
-	current->perf_recursion[rctx] = 0;
+	perf_recursion_leave(rctx);
 }
 
 /* ---------------------------------------------------------------------
@@ -329,9 +345,13 @@ void ___perf_sw_event(u32 event_id, u64 nr, struct pt_regs *regs, u64 addr)
 	if (WARN_ON_ONCE(event_id >= PERF_COUNT_SW_MAX))
 		return;
 
-	if (regs)
-		mode = user_mode(regs) ? PERF_SWEVENT_USER : PERF_SWEVENT_KERNEL;
-	local64_add(nr, this_cpu_ptr(&perf_swevent_tally.seen[event_id][mode]));
+	if (__this_cpu_read(perf_swevent_tally.running[event_id])) {
+		if (regs)
+			mode = user_mode(regs) ? PERF_SWEVENT_USER :
+						 PERF_SWEVENT_KERNEL;
+		local64_add(nr,
+			    this_cpu_ptr(&perf_swevent_tally.seen[event_id][mode]));
+	}
 
 	rcu_read_lock();
 	perf_swevent_count_list(&this_cpu_ptr(&perf_swevent_cpu)->on_pmu[event_id],
@@ -360,10 +380,10 @@ void __perf_sw_event(u32 event_id, u64 nr, struct pt_regs *regs, u64 addr)
 	int rctx;
 
 	preempt_disable_notrace();
-	rctx = perf_swevent_get_recursion_context();
+	rctx = perf_recursion_enter();
 	if (likely(rctx >= 0)) {
 		___perf_sw_event(event_id, nr, regs, addr);
-		perf_swevent_put_recursion_context(rctx);
+		perf_recursion_leave(rctx);
 	}
 	preempt_enable_notrace();
 }
@@ -510,9 +530,11 @@ static u64 perf_swevent_tally_of(struct perf_event *event)
 	return sum;
 }
 
-/* A tallied event counts from the totals as they are now; it is stopped. */
+/* A stopped tallied event starts counting from the totals as they are now. */
 static void perf_swevent_tally_start(struct perf_event *event)
 {
+	this_cpu_inc(perf_swevent_tally.running[event->attr.config]);
+	barrier();
 	local64_set(&event->hw.prev_count, perf_swevent_tally_of(event));
 }
 
@@ -554,8 +576,10 @@ static int perf_swevent_add(struct perf_event *event, int flags)
 
 static void perf_swevent_stop(struct perf_event *event, int flags)
 {
-	if (event->hw.state == PERF_HES_TALLIED)
+	if (event->hw.state == PERF_HES_TALLIED) {
 		perf_swevent_tally_update(event);
+		this_cpu_dec(perf_swevent_tally.running[event->attr.config]);
+	}
 	event->hw.state |= PERF_HES_STOPPED;
 }
 
