@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
@@ -391,7 +392,10 @@ TEST(hardware_cycles_if_available)
  * The function trace event (ftrace:function), counting the calls of
  * __task_pid_nr_ns() (getppid()'s task_tgid_vnr()) by this task: its
  * filter goes to the event's own ftrace_ops.  Needs tracefs and the
- * rights to trace.
+ * rights to trace.  Opening it traces every kernel function until the
+ * filter is set, which patches every function's entry twice: only run
+ * when PERF_TEST_FTRACE is set, since in an emulated guest under load
+ * that patching once ended in an "Oops: int3" outside perf.
  */
 TEST(function_trace_event_counts_filtered_calls)
 {
@@ -400,6 +404,8 @@ TEST(function_trace_event_counts_filtered_calls)
 	__u64 count;
 	int fd, i;
 
+	if (!getenv("PERF_TEST_FTRACE"))
+		SKIP(return, "PERF_TEST_FTRACE not set");
 	if (id < 0)
 		SKIP(return, "no tracefs or no ftrace:function");
 	memset(&attr, 0, sizeof(attr));
