@@ -16,7 +16,12 @@
  *   installing and removing events, enable/disable/reset/period, exit and
  *   inheritance.  Taken before ctx->lock; between two contexts, the parent
  *   context's mutex before the child's (inherit.c); event->child_mutex
- *   after any ctx->mutex.
+ *   after any ctx->mutex.  One exception: a task enabling or disabling
+ *   its own counting software event, a leader without inherited copies,
+ *   while its context is active on its CPU (perf_event_toggle_own()).
+ *   That is one step under ctx->lock, as the locked path's is; a change
+ *   that takes such an event out of its context for a while under the
+ *   mutex (perf_group_move()) sends it to the locked path, which waits.
  * ctx->lock (raw spinlock, always taken with IRQs off) protects what the
  *   scheduling code reads: the epc group lists, event->state, ->oncpu,
  *   ->tstamp and the times, ctx->is_active, ->time, ->timestamp, the epc
@@ -451,15 +456,18 @@ void perf_epc_put(struct perf_event_pmu_context *epc)
  * off, under the CPU context's lock.
  */
 
-/* Events' time: the context's, or for a cgroup event its cgroup's. */
-static u64 event_clock(struct perf_event *event)
+/*
+ * Events' time: the context's, or for a cgroup event its cgroup's.  This
+ * and event_update_time() are inlined: every state change calls them.
+ */
+static __always_inline u64 event_clock(struct perf_event *event)
 {
 	if (perf_event_is_cgroup(event))
 		return perf_cgroup_event_time(event);
 	return event->ctx->time;
 }
 
-static void event_update_time(struct perf_event *event)
+static __always_inline void event_update_time(struct perf_event *event)
 {
 	u64 now = event_clock(event);
 	u64 delta = now - event->tstamp;
@@ -1081,7 +1089,9 @@ static void ctx_call_ipi(void *data)
 	raw_spin_lock(&cpuctx->ctx.lock);
 	perf_ctx_lock_other(cpuctx, tctx);
 	perf_ctx_update_time(ctx);
+	cpuctx->time_now = ctx;
 	call->func(cpuctx, ctx, call->info);
+	cpuctx->time_now = NULL;
 	/* a task context without events does not stay active */
 	if (ctx != &cpuctx->ctx && !ctx->nr_events && cpuctx->task_ctx == ctx) {
 		struct perf_event_pmu_context *epc;
@@ -1568,6 +1578,56 @@ void perf_event_disable_locked(struct perf_event *event)
 	if (READ_ONCE(event->state) < PERF_EVENT_STATE_INACTIVE)
 		return;
 	ctx_function_call(ctx, perf_disable_func, event);
+}
+
+/**
+ * perf_event_toggle_own - ENABLE or DISABLE of a task's own event, unlocked
+ * @event: the event of an ioctl() without PERF_IOC_FLAG_GROUP
+ * @enable: ENABLE, else DISABLE
+ *
+ * The self-monitoring case, without ctx->mutex: a counting software PMU's
+ * event (perf_pmu_counts_in_software()) that leads its group and has no
+ * inherited copies, in the caller's own context while that is active on
+ * this CPU.  The change is the locked path's perf_enable_func() or
+ * perf_disable_func(), under the same locks it takes where the context
+ * runs.
+ *
+ * Return: true if done; false if the caller must take the locked path.
+ */
+bool perf_event_toggle_own(struct perf_event *event, bool enable)
+{
+	struct perf_event_context *ctx = READ_ONCE(event->ctx);
+	struct perf_cpu_context *cpuctx;
+	bool done = false;
+
+	/* a task's context stays the event's for as long as it exists */
+	if (!ctx || ctx->task != current || event->attr.inherit ||
+	    event->group_leader != event ||
+	    !perf_pmu_counts_in_software(event->pmu))
+		return false;
+
+	local_irq_disable();
+	cpuctx = this_cpu_ptr(&perf_cpu_context);
+	if (cpuctx->task_ctx == ctx) {
+		raw_spin_lock(&cpuctx->ctx.lock);
+		raw_spin_lock(&ctx->lock);
+		/* out of its context meanwhile: the locked path waits for it */
+		if ((event->attach_state & PERF_ATTACH_CONTEXT) &&
+		    event->group_leader == event) {
+			perf_ctx_update_time(ctx);
+			cpuctx->time_now = ctx;
+			if (enable)
+				perf_enable_func(cpuctx, ctx, event);
+			else
+				perf_disable_func(cpuctx, ctx, event);
+			cpuctx->time_now = NULL;
+			done = true;
+		}
+		raw_spin_unlock(&ctx->lock);
+		raw_spin_unlock(&cpuctx->ctx.lock);
+	}
+	local_irq_enable();
+	return done;
 }
 
 /**

@@ -81,6 +81,8 @@ void perf_epc_put(struct perf_event_pmu_context *epc);
 void perf_group_move(struct perf_event *leader,
 		     struct perf_event_pmu_context *epc);
 
+/* ioctl() ENABLE/DISABLE of one's own software event without ctx->mutex */
+bool perf_event_toggle_own(struct perf_event *event, bool enable);
 struct perf_event_context *perf_event_ctx_lock(struct perf_event *event);
 void perf_event_ctx_unlock(struct perf_event *event,
 			   struct perf_event_context *ctx);

@@ -115,6 +115,13 @@ struct perf_cpu_pmu_context {
  */
 struct perf_cpu_context {
 	struct perf_event_context	*task_ctx;	/* active task context */
+	/*
+	 * The context whose time ctx_function_call()'s work brought up to
+	 * date just before running its function, while that runs (under
+	 * its ctx->lock): a task clock's add() and del() take ctx->time
+	 * as it is then (perf_ctx_time_is_now()).  NULL otherwise.
+	 */
+	struct perf_event_context	*time_now;
 	bool				online;		/* events may run */
 #ifdef CONFIG_CGROUP_PERF
 	/*
@@ -127,6 +134,12 @@ struct perf_cpu_context {
 };
 
 DECLARE_PER_CPU(struct perf_cpu_context, perf_cpu_context);
+
+/* Is @ctx->time the context's time as of now?  ctx->lock held, IRQs off. */
+static inline bool perf_ctx_time_is_now(struct perf_event_context *ctx)
+{
+	return __this_cpu_read(perf_cpu_context.time_now) == ctx;
+}
 
 /* --- small helpers ---------------------------------------------------- */
 

@@ -254,6 +254,12 @@ long perf_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		return perf_event_pause_output(target, !!arg);
 	}
 
+	/* a task turning its own software counter on or off: no mutex */
+	if ((cmd == PERF_EVENT_IOC_ENABLE || cmd == PERF_EVENT_IOC_DISABLE) &&
+	    !((u32)arg & PERF_IOC_FLAG_GROUP) &&
+	    perf_event_toggle_own(target, cmd == PERF_EVENT_IOC_ENABLE))
+		return 0;
+
 	locked_ctx = perf_event_ctx_lock(target);
 	err = perf_ioctl_locked(target, cmd, arg);
 	perf_event_ctx_unlock(target, locked_ctx);

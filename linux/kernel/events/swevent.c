@@ -629,12 +629,32 @@ static struct pmu perf_swevent_pmu = {
  * is the clock value the count was last brought up to.
  */
 
-static void perf_clock_event_update(struct perf_event *event)
+/* Bring a clock event's count up to @now, its clock's time. */
+static void perf_clock_event_update_to(struct perf_event *event, u64 now)
 {
-	u64 now = perf_clock_event_time(event, perf_clock());
 	u64 then = local64_xchg(&event->hw.prev_count, now);
 
 	local64_add(now - then, &event->count);
+}
+
+static void perf_clock_event_update(struct perf_event *event)
+{
+	perf_clock_event_update_to(event, perf_clock_event_time(event,
+								perf_clock()));
+}
+
+/*
+ * The clock's time in add() and del(), under ctx->lock.  Where the core
+ * has just brought the context's time up to date (ENABLE, DISABLE and the
+ * other work of ctx_function_call()), a task clock's time is ctx->time as
+ * it is, without reading the clock again.
+ */
+static u64 perf_clock_event_time_locked(struct perf_event *event)
+{
+	if (event->pmu == &perf_task_clock_pmu &&
+	    perf_ctx_time_is_now(event->ctx))
+		return READ_ONCE(event->ctx->time);
+	return perf_clock_event_time(event, perf_clock());
 }
 
 /* shortest sampling period of the clocks: 10 us */
@@ -675,12 +695,12 @@ static enum hrtimer_restart perf_clock_hrtimer_fn(struct hrtimer *timer)
 	return restart;
 }
 
-static void perf_clock_event_start(struct perf_event *event, int flags)
+/* Start counting from @now, the clock's time. */
+static void perf_clock_event_start_at(struct perf_event *event, u64 now)
 {
 	struct hw_perf_event *hwc = &event->hw;
 
-	local64_set(&hwc->prev_count,
-		    perf_clock_event_time(event, perf_clock()));
+	local64_set(&hwc->prev_count, now);
 	hwc->state = 0;
 	if (is_sampling_event(event)) {
 		/* the rest of a period cut short by stop(), else a new one */
@@ -696,7 +716,14 @@ static void perf_clock_event_start(struct perf_event *event, int flags)
 	}
 }
 
-static void perf_clock_event_stop(struct perf_event *event, int flags)
+static void perf_clock_event_start(struct perf_event *event, int flags)
+{
+	perf_clock_event_start_at(event, perf_clock_event_time(event,
+							       perf_clock()));
+}
+
+/* Stop counting at @now, the clock's time. */
+static void perf_clock_event_stop_at(struct perf_event *event, u64 now)
 {
 	struct hw_perf_event *hwc = &event->hw;
 
@@ -714,24 +741,31 @@ static void perf_clock_event_stop(struct perf_event *event, int flags)
 		local64_set(&hwc->period_left, max_t(s64, ktime_to_ns(rest), 0));
 		hrtimer_cancel(&hwc->hrtimer);
 	}
-	perf_clock_event_update(event);
+	perf_clock_event_update_to(event, now);
 	hwc->state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
 	/* a page that showed the count growing must now show it still */
 	if (unlikely(event->rb) && !is_sampling_event(event))
 		perf_swevent_count_changed(event);
 }
 
+static void perf_clock_event_stop(struct perf_event *event, int flags)
+{
+	perf_clock_event_stop_at(event, perf_clock_event_time(event,
+							      perf_clock()));
+}
+
 static int perf_clock_event_add(struct perf_event *event, int flags)
 {
 	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
 	if (flags & PERF_EF_START)
-		perf_clock_event_start(event, flags);
+		perf_clock_event_start_at(event,
+					  perf_clock_event_time_locked(event));
 	return 0;
 }
 
 static void perf_clock_event_del(struct perf_event *event, int flags)
 {
-	perf_clock_event_stop(event, PERF_EF_UPDATE);
+	perf_clock_event_stop_at(event, perf_clock_event_time_locked(event));
 	/* a throttle may have stopped the event and left its timer queued */
 	if (is_sampling_event(event))
 		hrtimer_cancel(&event->hw.hrtimer);
@@ -841,6 +875,22 @@ bool perf_swevent_may_stay_on(struct perf_event *event)
 		return true;
 	return event->pmu == &perf_swevent_pmu &&
 	       event->attr.config != PERF_COUNT_SW_BPF_OUTPUT;
+}
+
+/**
+ * perf_pmu_counts_in_software - is @pmu one of the counting software PMUs?
+ * @pmu: the PMU
+ *
+ * "software", "cpu_clock" and "task_clock": their events change state in
+ * one step under ctx->lock (no attribute changes in several steps under
+ * ctx->mutex, as a breakpoint's have).
+ *
+ * Return: true if so.
+ */
+bool perf_pmu_counts_in_software(struct pmu *pmu)
+{
+	return pmu == &perf_swevent_pmu || pmu == &perf_task_clock_pmu ||
+	       pmu == &perf_cpu_clock_pmu;
 }
 
 /* ---------------------------------------------------------------------

@@ -7,6 +7,7 @@ void perf_swevent_init_cpu(unsigned int cpu);
 void perf_swevent_setup(void);	/* registers the software PMUs */
 bool perf_is_cpu_clock(struct perf_event *event);
 bool perf_swevent_may_stay_on(struct perf_event *event);
+bool perf_pmu_counts_in_software(struct pmu *pmu);
 /* add() of a sampling software-counted event (software, breakpoint PMUs) */
 void perf_swevent_start_period(struct perf_event *event);
 
