@@ -479,8 +479,8 @@ static __always_inline void event_update_time(struct perf_event *event)
 	event->tstamp = now;
 }
 
-static void event_set_state(struct perf_event *event,
-			    enum perf_event_state state)
+static __always_inline void event_set_state(struct perf_event *event,
+					    enum perf_event_state state)
 {
 	event_update_time(event);
 	WRITE_ONCE(event->state, state);
@@ -1258,12 +1258,17 @@ static void event_try_start(struct perf_cpu_context *cpuctx,
 	 * the PMU's first (arm_pmu: PMCR_EL0.E); group_sched_in() has no
 	 * transaction, whose commit would do that, for a lone event.
 	 */
-	perf_pmu_disable(pmu);
-	if (leader == event)
-		err = group_sched_in(leader);
-	else if (leader->state == PERF_EVENT_STATE_ACTIVE)
-		err = event_sched_in(event);
-	perf_pmu_enable(pmu);
+	if (leader == event && !leader->nr_siblings && pmu_is_software(pmu)) {
+		/* a lone software event always fits: its add() is all */
+		err = event_sched_in(leader);
+	} else {
+		perf_pmu_disable(pmu);
+		if (leader == event)
+			err = group_sched_in(leader);
+		else if (leader->state == PERF_EVENT_STATE_ACTIVE)
+			err = event_sched_in(event);
+		perf_pmu_enable(pmu);
+	}
 	if (!err)
 		return;
 	perf_pmu_resched_locked(cpuctx, pmu, event->ctx);
@@ -1557,7 +1562,9 @@ void perf_disable_func(struct perf_cpu_context *cpuctx,
 		return;
 	if (event->group_leader == event) {
 		group_sched_out(event);
-		group_update_time(event);
+		/* the leader's own time is brought up to date just below */
+		if (event->nr_siblings)
+			group_update_time(event);
 	} else {
 		event_sched_out(event);
 	}
