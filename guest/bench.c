@@ -1025,7 +1025,7 @@ static int open_dummy(int cpu)
 static double b_mmap(void *arg)
 {
 	struct ring *r = arg;
-	long n = 500;
+	long n = 2000;
 	int fd = open(self_path, O_RDONLY);
 	uint64_t s = 0, l = 0, o = 0, t0;
 
