@@ -549,7 +549,7 @@ static inline bool perf_epc_stays_on(struct perf_event_pmu_context *epc)
 	return epc->nr_stay_on && epc->nr_stay_on == epc->nr_events;
 }
 
-static bool event_runs_on_this_cpu(struct perf_event *event)
+static __always_inline bool event_runs_on_this_cpu(struct perf_event *event)
 {
 	struct pmu *pmu = perf_group_pmu(event);
 	int cpu = smp_processor_id();
@@ -1560,7 +1560,11 @@ void perf_disable_func(struct perf_cpu_context *cpuctx,
 	if (!(event->attach_state & PERF_ATTACH_CONTEXT) ||
 	    event->state < PERF_EVENT_STATE_INACTIVE)
 		return;
-	if (event->group_leader == event) {
+	if (event->group_leader == event && !event->nr_siblings &&
+	    pmu_is_software(event->pmu_ctx->pmu)) {
+		/* a lone software event: no PMU round trip, no accounting */
+		event_sched_out(event);
+	} else if (event->group_leader == event) {
 		group_sched_out(event);
 		/* the leader's own time is brought up to date just below */
 		if (event->nr_siblings)

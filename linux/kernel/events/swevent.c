@@ -649,7 +649,8 @@ static void perf_clock_event_update(struct perf_event *event)
  * other work of ctx_function_call()), a task clock's time is ctx->time as
  * it is, without reading the clock again.
  */
-static u64 perf_clock_event_time_locked(struct perf_event *event)
+static __always_inline u64
+perf_clock_event_time_locked(struct perf_event *event)
 {
 	if (event->pmu == &perf_task_clock_pmu &&
 	    perf_ctx_time_is_now(event->ctx))
