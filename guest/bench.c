@@ -1211,14 +1211,17 @@ static long kmem_kb(void)
 }
 
 /*
- * Each repetition opens new events (and forks new tasks) while those of
- * the earlier ones stay open, so that it measures fresh objects: freed
- * ones would come back from the slabs' free lists without growing them,
- * and a repetition after a close would measure less than the first.
+ * Each repetition opens new events (and events on tasks that have none)
+ * while those of the earlier ones stay open, so that it measures fresh
+ * objects: freed ones would come back from the slabs' free lists without
+ * growing them, and a repetition after a close would measure less than
+ * the first.  The tasks are forked first, before the bench has thousands
+ * of fds for each child to copy; there are enough of them that the slab
+ * pages a context's objects fill stay a small part of the total.
  */
 static void bench_memory(void)
 {
-	int n = 4000, tasks = 200, p[2];
+	int n = 4000, tasks = 1000, p[2];
 	int *ev_fds = fd_pool, *ctx_fds = fd_pool + REPS * n;
 	double ev[REPS], ctx[REPS];
 	pid_t *kids = malloc(REPS * tasks * sizeof(*kids));
@@ -1228,6 +1231,17 @@ static void bench_memory(void)
 		die("memory: %d fds", REPS * (n + tasks));
 	if (pipe(p))
 		die("pipe");
+	for (int i = 0; i < REPS * tasks; i++) {
+		kids[i] = fork();
+		if (kids[i] < 0)
+			die("memory: fork");
+		if (kids[i] == 0) {
+			close(p[1]);
+			if (read(p[0], &b, 1) < 0)
+				_exit(1);
+			_exit(0);
+		}
+	}
 	for (int rep = 0; rep < REPS; rep++) {
 		pid_t *k = kids + rep * tasks;
 		long before, after, per_event;
@@ -1239,15 +1253,6 @@ static void bench_memory(void)
 		per_event = (after - before) * 1024 / n;
 		ev[rep] = per_event;
 
-		for (int i = 0; i < tasks; i++) {
-			k[i] = fork();
-			if (k[i] == 0) {
-				close(p[1]);
-				if (read(p[0], &b, 1) < 0)
-					_exit(1);
-				_exit(0);
-			}
-		}
 		before = kmem_kb();
 		for (int i = 0; i < tasks; i++)
 			ctx_fds[rep * tasks + i] =

@@ -539,7 +539,16 @@ struct perf_event_pmu_context {
 	 * in a task context, those bound to one CPU are in the trees instead,
 	 * by their group_node, keyed by (cpu, group_seq).
 	 */
-	struct list_head		pinned_groups;
+	union {
+		struct list_head	pinned_groups;
+		/*
+		 * A task context's sub-context is freed after a grace
+		 * period, once no event refers to it: it has no group then,
+		 * and whoever may still read it (perf_sw_event() through
+		 * task_epc) reads sw_on_pmu, not the groups.
+		 */
+		struct rcu_head		rcu_head;
+	};
 	struct list_head		flexible_groups;
 	struct rb_root			pinned_cpu_groups;
 	struct rb_root			flexible_cpu_groups;
@@ -559,8 +568,15 @@ struct perf_event_pmu_context {
 	unsigned int			rotate_necessary : 1; /* a group did not fit */
 
 	atomic_t			refcount;
-	void				*task_ctx_data;	/* from pmu->task_ctx_cache */
-	struct rcu_head			rcu_head;
+	union {
+		/* from pmu->task_ctx_cache, for the drivers that have one */
+		void			*task_ctx_data;
+		/*
+		 * The software PMU's sub-context of a task context: its
+		 * events on the PMU, of every counter (swevent.c).
+		 */
+		struct hlist_head	sw_on_pmu;
+	};
 };
 
 /*
@@ -570,17 +586,17 @@ struct perf_event_pmu_context {
 struct perf_event_context {
 	struct mutex			mutex;		/* sleeping, taken first */
 	raw_spinlock_t			lock;		/* IRQs off, taken second */
+	refcount_t			refcount;
 
 	struct list_head		event_list;	/* every event, by event_entry */
 	struct list_head		pmu_ctx_list;	/* perf_event_pmu_contexts */
 
 	struct task_struct		*task;		/* NULL: a CPU context */
-	int				cpu;		/* CPU context: its CPU */
+	/* bumped when an event joins or leaves, or a leader goes off or on */
+	unsigned long			groups_gen;
 
 	int				nr_events;
 	int				nr_queued;	/* leaders that are not off */
-	/* bumped when an event joins or leaves, or a leader goes off or on */
-	unsigned long			groups_gen;
 	int				nr_active;
 	int				is_active;	/* EVENT_* of internal.h */
 	/*
@@ -604,7 +620,6 @@ struct perf_event_context {
 	/* task context: its events that take side-band records (records.c) */
 	struct hlist_head		sb_events;
 
-	refcount_t			refcount;
 	struct rcu_head			rcu_head;
 };
 

@@ -24,11 +24,13 @@
  *
  * Where the state lives
  * ---------------------
- * In the task's perf context (struct perf_task_context, context.h).  A
- * task that has none, sampled by a CPU-wide event, cannot defer: its user
- * part is walked in place, as without defer_callchain.  So is that of a
- * task that is exiting (it will not return to user space).  The queued
- * work holds a reference on the context.
+ * In the extra state of the task's perf context (struct
+ * perf_task_ctx_extra, context.h), made when an event with
+ * defer_callchain joins the context.  A task whose context has none (or
+ * that has no context), sampled by a CPU-wide event, cannot defer: its
+ * user part is walked in place, as without defer_callchain.  So is that
+ * of a task that is exiting (it will not return to user space).  The
+ * queued work holds a reference on the context.
  *
  * Concurrency
  * -----------
@@ -68,12 +70,12 @@ static u64 perf_unwind_new_cookie(void)
 /* Task work, before current returns to user space (or at its exit). */
 static void perf_unwind_work(struct callback_head *work)
 {
-	struct perf_task_context *tctx;
+	struct perf_task_ctx_extra *extra;
 	struct perf_callchain_entry *chain;
 	u64 cookie;
 
-	tctx = container_of(work, struct perf_task_context, unwind.work);
-	cookie = READ_ONCE(tctx->unwind.cookie);
+	extra = container_of(work, struct perf_task_ctx_extra, unwind.work);
+	cookie = READ_ONCE(extra->unwind.cookie);
 
 	/* at exit the mm is gone: the samples keep their kernel part only */
 	if (current->mm && !(current->flags & PF_EXITING)) {
@@ -88,8 +90,8 @@ static void perf_unwind_work(struct callback_head *work)
 		rcu_read_unlock();
 	}
 
-	WRITE_ONCE(tctx->unwind.cookie, 0);
-	perf_ctx_put(&tctx->ctx);
+	WRITE_ONCE(extra->unwind.cookie, 0);
+	perf_ctx_put(extra->ctx);
 }
 
 /**
@@ -104,15 +106,17 @@ static void perf_unwind_work(struct callback_head *work)
 u64 perf_callchain_defer(void)
 {
 	struct perf_event_context *ctx;
+	struct perf_task_ctx_extra *extra;
 	struct perf_unwind_request *req;
 	u64 cookie, was;
 
 	if (current->flags & (PF_EXITING | PF_KTHREAD))
 		return 0;
 	ctx = rcu_dereference(*task_ctxp(current));
-	if (!ctx)
+	extra = ctx ? perf_task_ctx_extra(ctx) : NULL;
+	if (!extra)
 		return 0;
-	req = &to_perf_task_ctx(ctx)->unwind;
+	req = &extra->unwind;
 
 	cookie = READ_ONCE(req->cookie);
 	if (cookie)

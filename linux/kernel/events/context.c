@@ -108,8 +108,12 @@ DEFINE_STATIC_KEY_FALSE(perf_sched_events);
 
 static DEFINE_PER_CPU(struct list_head, perf_sched_cb_list);
 
-/* task contexts: their own cache, kmalloc would round them up by a third */
+/*
+ * Task contexts and their sub-contexts: caches of their own, as kmalloc()
+ * would round them up to the next size.
+ */
 static struct kmem_cache *perf_task_ctx_cache;
+static struct kmem_cache *perf_epc_cache;
 
 /* CPU and task contexts nest (CPU first): separate lockdep classes */
 static struct lock_class_key cpu_ctx_lock_key;
@@ -127,9 +131,12 @@ void perf_ctx_get(struct perf_event_context *ctx)
 static void perf_ctx_free_rcu(struct rcu_head *head)
 {
 	struct perf_event_context *ctx;
+	struct perf_task_context *tctx;
 
 	ctx = container_of(head, struct perf_event_context, rcu_head);
-	kmem_cache_free(perf_task_ctx_cache, to_perf_task_ctx(ctx));
+	tctx = to_perf_task_ctx(ctx);
+	kfree(tctx->extra);
+	kmem_cache_free(perf_task_ctx_cache, tctx);
 }
 
 void perf_ctx_put(struct perf_event_context *ctx)
@@ -149,7 +156,6 @@ static void perf_ctx_init(struct perf_event_context *ctx)
 	INIT_LIST_HEAD(&ctx->pmu_ctx_list);
 	INIT_LIST_HEAD(&ctx->event_list);
 	refcount_set(&ctx->refcount, 1);
-	ctx->cpu = -1;
 }
 
 /**
@@ -167,11 +173,58 @@ struct perf_event_context *perf_task_ctx_alloc(struct task_struct *task)
 	if (!tctx)
 		return NULL;
 	perf_ctx_init(&tctx->ctx);
-	mutex_init(&tctx->lazy_mutex);
-	INIT_LIST_HEAD(&tctx->lazy_links);
-	INIT_LIST_HEAD(&tctx->lazy_own);
 	tctx->ctx.task = get_task_struct(task);
 	return &tctx->ctx;
+}
+
+/**
+ * perf_task_ctx_extra_get - a task context's extra state, made if need be
+ * @ctx: a task context the caller holds a reference on
+ *
+ * Two callers may make it at once (a fork that links to @ctx and an
+ * enable in it): one's is kept, and both get that one.  May sleep.
+ *
+ * Return: the state, or NULL when it could not be allocated.
+ */
+struct perf_task_ctx_extra *
+perf_task_ctx_extra_get(struct perf_event_context *ctx)
+{
+	struct perf_task_ctx_extra *extra = perf_task_ctx_extra(ctx);
+
+	if (extra)
+		return extra;
+	extra = kzalloc(sizeof(*extra), GFP_KERNEL);
+	if (!extra)
+		return NULL;
+	extra->ctx = ctx;
+	mutex_init(&extra->lazy_mutex);
+	INIT_LIST_HEAD(&extra->lazy_links);
+	INIT_LIST_HEAD(&extra->lazy_own);
+	/* a success orders the stores above before the pointer */
+	if (cmpxchg(&to_perf_task_ctx(ctx)->extra, NULL, extra)) {
+		kfree(extra);
+		extra = perf_task_ctx_extra(ctx);
+	}
+	return extra;
+}
+
+/**
+ * perf_ctx_prepare_for - make what a context needs for an event to join it
+ * @ctx: the context, with a reference
+ * @attr: the event's attributes
+ *
+ * An event with defer_callchain needs its task context's unwind state
+ * (callchain_deferred.c).  May sleep.
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int perf_ctx_prepare_for(struct perf_event_context *ctx,
+			 const struct perf_event_attr *attr)
+{
+	if (ctx->task && attr->defer_callchain &&
+	    !perf_task_ctx_extra_get(ctx))
+		return -ENOMEM;
+	return 0;
 }
 
 /* A reference on @task's context, or NULL: perf_ctx_put() it. */
@@ -363,13 +416,13 @@ perf_epc_find_get_pmu(struct perf_event_context *ctx, struct pmu *pmu, int cpu)
 		return &cpc->epc;
 	}
 
-	new = kzalloc(sizeof(*new), GFP_KERNEL);
+	new = kmem_cache_zalloc(perf_epc_cache, GFP_KERNEL);
 	if (!new)
 		return ERR_PTR(-ENOMEM);
 	if (pmu->task_ctx_cache) {
 		task_data = kmem_cache_zalloc(pmu->task_ctx_cache, GFP_KERNEL);
 		if (!task_data) {
-			kfree(new);
+			kmem_cache_free(perf_epc_cache, new);
 			return ERR_PTR(-ENOMEM);
 		}
 	}
@@ -382,7 +435,7 @@ perf_epc_find_get_pmu(struct perf_event_context *ctx, struct pmu *pmu, int cpu)
 			raw_spin_unlock_irq(&ctx->lock);
 			if (task_data)
 				kmem_cache_free(pmu->task_ctx_cache, task_data);
-			kfree(new);
+			kmem_cache_free(perf_epc_cache, new);
 			return epc;
 		}
 	}
@@ -402,7 +455,8 @@ perf_epc_find_get_pmu(struct perf_event_context *ctx, struct pmu *pmu, int cpu)
  * @event: an event whose ->pmu is set
  *
  * A software sibling goes on and off with its hardware leader, in the
- * leader's sub-context.
+ * leader's sub-context.  What the context itself needs for the event is
+ * made too (perf_ctx_prepare_for()).  May sleep.
  *
  * Return: the sub-context with a reference, or an ERR_PTR.
  */
@@ -411,7 +465,10 @@ perf_epc_find_get(struct perf_event_context *ctx, struct perf_event *event)
 {
 	struct perf_event *leader = event->group_leader;
 	struct pmu *pmu = event->pmu;
+	int err = perf_ctx_prepare_for(ctx, &event->attr);
 
+	if (err)
+		return ERR_PTR(err);
 	if (leader != event && leader->pmu_ctx)
 		pmu = leader->pmu_ctx->pmu;
 	return perf_epc_find_get_pmu(ctx, pmu, event->cpu);
@@ -422,9 +479,10 @@ static void perf_epc_free_rcu(struct rcu_head *head)
 	struct perf_event_pmu_context *epc;
 
 	epc = container_of(head, struct perf_event_pmu_context, rcu_head);
+	/* NULL for a revoked one, and for the software PMU's (sw_on_pmu) */
 	if (epc->task_ctx_data)
 		kmem_cache_free(epc->pmu->task_ctx_cache, epc->task_ctx_data);
-	kfree(epc);
+	kmem_cache_free(perf_epc_cache, epc);
 }
 
 void perf_epc_put(struct perf_event_pmu_context *epc)
@@ -1077,7 +1135,7 @@ static void ctx_call_ipi(void *data)
 				perf_task_ctx_deactivate(cpuctx, cpuctx->task_ctx);
 			task_ctx_activate(cpuctx, ctx, false);
 		}
-	} else if (ctx->cpu != smp_processor_id()) {
+	} else if (perf_cpu_ctx_cpu(ctx) != smp_processor_id()) {
 		return;
 	}
 	/*
@@ -1169,7 +1227,7 @@ void ctx_function_call(struct perf_event_context *ctx, ctx_func_t func,
 
 	for (;;) {
 		struct task_struct *task = ctx->task;
-		int cpu = task ? task_cpu(task) : ctx->cpu;
+		int cpu = task ? task_cpu(task) : perf_cpu_ctx_cpu(ctx);
 
 		if (!task || (task != current && task_curr(task))) {
 			call.done = 0;
@@ -2061,7 +2119,8 @@ int perf_event_disable_in_irq(struct perf_event *event)
 		perf_ctx_update_time(ctx);
 		perf_disable_func(cpuctx, ctx, event);
 	} else {
-		cpu = ctx->task ? task_cpu(ctx->task) : ctx->cpu;
+		cpu = ctx->task ? task_cpu(ctx->task) :
+				  perf_cpu_ctx_cpu(ctx);
 	}
 	perf_ctx_unlock_other(cpuctx, ctx);
 	raw_spin_unlock(&cpuctx->ctx.lock);
@@ -2087,6 +2146,7 @@ void perf_context_init(void)
 	int cpu;
 
 	perf_task_ctx_cache = KMEM_CACHE(perf_task_context, SLAB_PANIC);
+	perf_epc_cache = KMEM_CACHE(perf_event_pmu_context, SLAB_PANIC);
 
 	for_each_possible_cpu(cpu) {
 		struct perf_cpu_context *cpuctx = &per_cpu(perf_cpu_context, cpu);
@@ -2094,7 +2154,7 @@ void perf_context_init(void)
 		perf_ctx_init(&cpuctx->ctx);
 		lockdep_set_class(&cpuctx->ctx.lock, &cpu_ctx_lock_key);
 		lockdep_set_class(&cpuctx->ctx.mutex, &cpu_ctx_mutex_key);
-		cpuctx->ctx.cpu = cpu;
+		cpuctx->cpu = cpu;
 		INIT_LIST_HEAD(&per_cpu(perf_sched_cb_list, cpu));
 	}
 }

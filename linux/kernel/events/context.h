@@ -28,18 +28,19 @@ struct perf_lazy_link {
 };
 
 /*
- * What a task context has beyond struct perf_event_context (whose layout
- * is in the public header): allocated by perf_task_ctx_alloc() and freed
- * with the context, @ctx first.
+ * What few task contexts need, made on first need and freed with the
+ * context: the state of lazy inheritance (inherit.c) and of deferred user
+ * callchains (callchain_deferred.c).  perf_task_ctx_extra_get() makes it,
+ * perf_task_ctx_extra() reads it, in any context (NULL: none yet).
  */
-struct perf_task_context {
-	struct perf_event_context	ctx;
+struct perf_task_ctx_extra {
+	struct perf_event_context	*ctx;	/* whose */
 	struct perf_unwind_request	unwind;	/* deferred user callchains */
 	/*
-	 * Lazy inheritance (inherit.c): the links of descendants that wait
-	 * for copies of this context's groups, under lazy_mutex; and the
-	 * task's own links to its ancestors' contexts, which only the task's
-	 * fork (before it runs) and its exit change.
+	 * Lazy inheritance: the links of descendants that wait for copies
+	 * of this context's groups, under lazy_mutex; and the task's own
+	 * links to its ancestors' contexts, which only the task's fork
+	 * (before it runs) and its exit change.
 	 */
 	struct mutex			lazy_mutex;
 	struct list_head		lazy_links;
@@ -48,12 +49,23 @@ struct perf_task_context {
 	struct perf_lazy_link		first_link;	/* its top NULL: unused */
 	/*
 	 * What the last fork's look at the groups found, under ctx->mutex:
-	 * valid while ctx.groups_gen is still scan_gen (both 0 at first: no
-	 * groups).
+	 * valid while ctx.groups_gen is still scan_gen (without this state:
+	 * 0, no groups, as groups_gen is at first).
 	 */
 	unsigned long			scan_gen;
 	struct perf_event_context	*scan_top;	/* the waiting groups' */
 	bool				scan_copy;	/* a group may need a copy */
+};
+
+/*
+ * A task context: struct perf_event_context (whose layout is in the
+ * public header) and what only task contexts have.  Allocated by
+ * perf_task_ctx_alloc() and freed with the context, @ctx first.
+ */
+struct perf_task_context {
+	struct perf_event_context	ctx;
+	/* set once, with a release; read with an acquire */
+	struct perf_task_ctx_extra	*extra;
 };
 
 static inline struct perf_task_context *
@@ -61,6 +73,24 @@ to_perf_task_ctx(struct perf_event_context *ctx)
 {
 	return container_of(ctx, struct perf_task_context, ctx);
 }
+
+/* @ctx's extra state, or NULL if it has none yet; any context */
+static inline struct perf_task_ctx_extra *
+perf_task_ctx_extra(struct perf_event_context *ctx)
+{
+	/* pairs with the cmpxchg() of perf_task_ctx_extra_get() */
+	return smp_load_acquire(&to_perf_task_ctx(ctx)->extra);
+}
+
+/* Make it (may sleep); NULL when it cannot be allocated. */
+struct perf_task_ctx_extra *
+perf_task_ctx_extra_get(struct perf_event_context *ctx);
+/*
+ * What a task context needs before an event of @attr joins it.
+ * Return: 0, or -ENOMEM.
+ */
+int perf_ctx_prepare_for(struct perf_event_context *ctx,
+			 const struct perf_event_attr *attr);
 
 struct perf_event_context *perf_ctx_find_get(struct task_struct *task,
 					     int cpu);

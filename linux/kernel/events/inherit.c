@@ -104,9 +104,12 @@ static __always_inline bool group_waits(struct perf_event *leader)
 static struct perf_lazy_link *lazy_link_find(struct perf_event_context *ctx,
 					     struct perf_event_context *top)
 {
+	struct perf_task_ctx_extra *extra = perf_task_ctx_extra(ctx);
 	struct perf_lazy_link *link;
 
-	list_for_each_entry(link, &to_perf_task_ctx(ctx)->lazy_own, own_entry)
+	if (!extra)
+		return NULL;
+	list_for_each_entry(link, &extra->lazy_own, own_entry)
 		if (link->top == top)
 			return link;
 	return NULL;
@@ -154,14 +157,19 @@ static int lazy_link_new(struct task_struct *child,
 			 struct perf_event_context *parent_ctx,
 			 struct perf_event_context *top)
 {
+	struct perf_task_ctx_extra *own, *top_extra;
 	struct perf_lazy_link *link;
 
 	if (!child_ctx(child, ctx))
 		return -ENOMEM;
 	if (lazy_link_find(*ctx, top))
 		return 0;
-	/* most tasks need one link: it comes with the context */
-	link = &to_perf_task_ctx(*ctx)->first_link;
+	own = perf_task_ctx_extra_get(*ctx);
+	top_extra = perf_task_ctx_extra_get(top);
+	if (!own || !top_extra)
+		return -ENOMEM;
+	/* most tasks need one link: it comes with the extra state */
+	link = &own->first_link;
 	if (link->top)
 		link = kmalloc(sizeof(*link), GFP_KERNEL);
 	if (!link)
@@ -172,8 +180,8 @@ static int lazy_link_new(struct task_struct *child,
 	link->ctx = *ctx;
 	link->bound = lazy_bound(parent_ctx, top);
 	/* before the parent's groups are looked at: see lazy_links_publish() */
-	link->gen = smp_load_acquire(&to_perf_task_ctx(top)->lazy_gen);
-	list_add_tail(&link->own_entry, &to_perf_task_ctx(*ctx)->lazy_own);
+	link->gen = smp_load_acquire(&top_extra->lazy_gen);
+	list_add_tail(&link->own_entry, &own->lazy_own);
 	return 0;
 }
 
@@ -184,11 +192,15 @@ static int lazy_link_new(struct task_struct *child,
  */
 static bool lazy_links_publish(struct perf_event_context *ctx)
 {
+	struct perf_task_ctx_extra *extra = perf_task_ctx_extra(ctx);
 	struct perf_lazy_link *link;
 	bool missed = false;
 
-	list_for_each_entry(link, &to_perf_task_ctx(ctx)->lazy_own, own_entry) {
-		struct perf_task_context *top = to_perf_task_ctx(link->top);
+	if (!extra)
+		return false;
+	list_for_each_entry(link, &extra->lazy_own, own_entry) {
+		/* made by lazy_link_new() */
+		struct perf_task_ctx_extra *top = perf_task_ctx_extra(link->top);
 
 		mutex_lock(&top->lazy_mutex);
 		list_add_tail(&link->top_entry, &top->lazy_links);
@@ -201,18 +213,20 @@ static bool lazy_links_publish(struct perf_event_context *ctx)
 /* The task exits (or its fork failed): its links go. */
 static void lazy_links_drop(struct perf_event_context *ctx)
 {
+	struct perf_task_ctx_extra *extra = perf_task_ctx_extra(ctx);
 	struct perf_lazy_link *link, *tmp;
 
-	list_for_each_entry_safe(link, tmp, &to_perf_task_ctx(ctx)->lazy_own,
-				 own_entry) {
-		struct perf_task_context *top = to_perf_task_ctx(link->top);
+	if (!extra)
+		return;
+	list_for_each_entry_safe(link, tmp, &extra->lazy_own, own_entry) {
+		struct perf_task_ctx_extra *top = perf_task_ctx_extra(link->top);
 
 		mutex_lock(&top->lazy_mutex);
 		list_del(&link->top_entry);
 		mutex_unlock(&top->lazy_mutex);
 		list_del(&link->own_entry);
 		perf_ctx_put(link->top);
-		if (link != &to_perf_task_ctx(ctx)->first_link)
+		if (link != &extra->first_link)
 			kfree(link);
 	}
 }
@@ -240,9 +254,11 @@ static bool child_skips_group(struct perf_event_context *ctx,
 			      struct perf_event *leader)
 {
 	struct perf_event *top = top_of(leader);
+	struct perf_task_ctx_extra *extra;
 	struct perf_lazy_link *link;
 
-	if (!ctx || list_empty(&to_perf_task_ctx(ctx)->lazy_own))
+	extra = ctx ? perf_task_ctx_extra(ctx) : NULL;
+	if (!extra || list_empty(&extra->lazy_own))
 		return false;
 	lockdep_assert_held(&ctx->mutex);
 	link = lazy_link_find(ctx, top->ctx);
@@ -266,6 +282,7 @@ static struct perf_event *inherit_event(struct perf_event *from,
 	struct perf_event *top = from->parent ?: from;
 	struct perf_event_pmu_context *epc;
 	struct perf_event *event;
+	int err;
 
 	lockdep_assert_held(&ctx->mutex);
 	if (!perf_event_tryget(top))	/* being released */
@@ -297,7 +314,9 @@ static struct perf_event *inherit_event(struct perf_event *from,
 		local64_set(&event->hw.period_left, period);
 	}
 	/* the same PMU share as the parent's (a moved group stays moved) */
-	epc = perf_epc_find_get_pmu(ctx, from->pmu_ctx->pmu, event->cpu);
+	err = perf_ctx_prepare_for(ctx, &event->attr);
+	epc = err ? ERR_PTR(err) :
+	      perf_epc_find_get_pmu(ctx, from->pmu_ctx->pmu, event->cpu);
 	if (IS_ERR(epc)) {
 		perf_event_free(event);
 		perf_event_put(top);
@@ -393,7 +412,7 @@ static int groups_look(struct perf_event_context *parent_ctx,
 		       struct perf_event_context **ctx, u64 clone_flags,
 		       bool *copy)
 {
-	struct perf_task_context *tctx = to_perf_task_ctx(parent_ctx);
+	struct perf_task_ctx_extra *extra = perf_task_ctx_extra(parent_ctx);
 	struct perf_event_context *top = NULL;
 	bool copy_any = false, several = false;
 	struct perf_event *event;
@@ -403,9 +422,11 @@ static int groups_look(struct perf_event_context *parent_ctx,
 	lockdep_assert_held(&parent_ctx->mutex);
 	/* before the states: pairs with perf_groups_changed() */
 	gen = smp_load_acquire(&parent_ctx->groups_gen);
-	if (tctx->scan_gen == gen) {
-		*copy |= tctx->scan_copy;
-		top = tctx->scan_top;
+	if (!gen)		/* no group ever: nothing to find or keep */
+		return 0;
+	if (extra && extra->scan_gen == gen) {
+		*copy |= extra->scan_copy;
+		top = extra->scan_top;
 		return top ? link_top(parent_ctx, child, ctx, top, copy) : 0;
 	}
 	list_for_each_entry(event, &parent_ctx->event_list, event_entry) {
@@ -426,10 +447,12 @@ static int groups_look(struct perf_event_context *parent_ctx,
 		if (err)
 			return err;
 	}
-	if (!several) {
-		tctx->scan_gen = gen;
-		tctx->scan_top = top;
-		tctx->scan_copy = copy_any;
+	/* kept in the extra state: if it cannot be made, the next look again */
+	extra = several ? NULL : perf_task_ctx_extra_get(parent_ctx);
+	if (extra) {
+		extra->scan_gen = gen;
+		extra->scan_top = top;
+		extra->scan_copy = copy_any;
 	}
 	return 0;
 }
@@ -447,6 +470,7 @@ static int groups_look(struct perf_event_context *parent_ctx,
 int perf_event_init_task(struct task_struct *child, u64 clone_flags)
 {
 	struct perf_event_context *parent_ctx, *ctx = NULL;
+	struct perf_task_ctx_extra *extra;
 	struct perf_lazy_link *link;
 	bool copy = false;
 	int err = 0;
@@ -471,11 +495,13 @@ int perf_event_init_task(struct task_struct *child, u64 clone_flags)
 	 * again anyway.
 	 */
 	mutex_lock(&parent_ctx->mutex);
-	list_for_each_entry(link, &to_perf_task_ctx(parent_ctx)->lazy_own,
-			    own_entry) {
-		err = lazy_link_new(child, &ctx, parent_ctx, link->top);
-		if (err)
-			break;
+	extra = perf_task_ctx_extra(parent_ctx);
+	if (extra) {
+		list_for_each_entry(link, &extra->lazy_own, own_entry) {
+			err = lazy_link_new(child, &ctx, parent_ctx, link->top);
+			if (err)
+				break;
+		}
 	}
 	if (!err)
 		err = groups_look(parent_ctx, child, &ctx, clone_flags, &copy);
@@ -508,7 +534,7 @@ out:
 int __perf_inherit_lazy(struct perf_event *leader)
 {
 	struct perf_event_context *top = leader->ctx;
-	struct perf_task_context *tctx;
+	struct perf_task_ctx_extra *extra;
 	struct perf_lazy_link *link;
 	int err = 0;
 
@@ -518,11 +544,14 @@ int __perf_inherit_lazy(struct perf_event *leader)
 	    leader->state < PERF_EVENT_STATE_INACTIVE ||
 	    !group_may_wait(leader))
 		return 0;
-	tctx = to_perf_task_ctx(top);
-	mutex_lock(&tctx->lazy_mutex);
+	/* made here if no fork has made it: one may be making a link */
+	extra = perf_task_ctx_extra_get(top);
+	if (!extra)
+		return -ENOMEM;
+	mutex_lock(&extra->lazy_mutex);
 	/* after the group was enabled: a fork that saw it off looks again */
-	smp_store_release(&tctx->lazy_gen, tctx->lazy_gen + 1);
-	list_for_each_entry(link, &tctx->lazy_links, top_entry) {
+	smp_store_release(&extra->lazy_gen, extra->lazy_gen + 1);
+	list_for_each_entry(link, &extra->lazy_links, top_entry) {
 		struct perf_event_context *ctx = link->ctx;
 
 		if (leader->id > link->bound)
@@ -535,7 +564,7 @@ int __perf_inherit_lazy(struct perf_event *leader)
 		if (err)
 			break;
 	}
-	mutex_unlock(&tctx->lazy_mutex);
+	mutex_unlock(&extra->lazy_mutex);
 	return err;
 }
 

@@ -122,6 +122,7 @@ struct perf_cpu_context {
 	 * as it is then (perf_ctx_time_is_now()).  NULL otherwise.
 	 */
 	struct perf_event_context	*time_now;
+	int				cpu;		/* whose */
 	bool				online;		/* events may run */
 #ifdef CONFIG_CGROUP_PERF
 	/*
@@ -134,6 +135,12 @@ struct perf_cpu_context {
 };
 
 DECLARE_PER_CPU(struct perf_cpu_context, perf_cpu_context);
+
+/* The CPU of a CPU context (@ctx->task NULL) */
+static inline int perf_cpu_ctx_cpu(struct perf_event_context *ctx)
+{
+	return container_of(ctx, struct perf_cpu_context, ctx)->cpu;
+}
 
 /* Is @ctx->time the context's time as of now?  ctx->lock held, IRQs off. */
 static inline bool perf_ctx_time_is_now(struct perf_event_context *ctx)

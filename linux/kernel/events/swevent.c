@@ -5,12 +5,15 @@
  * "software" (PERF_TYPE_SOFTWARE) counts the PERF_COUNT_SW_* events that
  * the kernel reports with perf_sw_event(): page faults, context switches,
  * migrations, alignment and emulation faults, cgroup switches.  An event
- * on the PMU (between pmu->add() and pmu->del()) is on a list of its
- * counter's events: the CPU's, or for an event of the PMU's own
- * sub-context of a task context, that sub-context's (its task_ctx_data,
- * struct perf_swevent_table).  perf_sw_event() adds to every started event
- * of the CPU's list and of the list of the task context active on the CPU
- * whose exclude_user/exclude_kernel bits let the occurrence count.  A
+ * on the PMU (between pmu->add() and pmu->del()) is on a list: the CPU's
+ * list of its counter's events (struct perf_swevent_table), or for an
+ * event of the PMU's own sub-context of a task context, that
+ * sub-context's one list of the events of every counter (epc->sw_on_pmu:
+ * a task has a few software events, and a table of lists per task context
+ * would cost more memory than a walk over them costs time).
+ * perf_sw_event() adds to every started event of its counter on the CPU's
+ * list and on the list of the task context active on the CPU whose
+ * exclude_user/exclude_kernel bits let the occurrence count.  A
  * static key per counter keeps perf_sw_event() down to a no-op jump while
  * the counter has no events.
  *
@@ -55,7 +58,7 @@
  * with its task context while the context is active nowhere (del() only).
  * perf_sw_event() walks the lists under RCU with preemption off, IRQs
  * possibly on: an IPI may delete an event meanwhile, and the event (and a
- * sub-context with its table) is freed only after a grace period.
+ * sub-context with its list) is freed only after a grace period.
  * perf_sw_event() is not raised from NMI; the software-counted events of
  * other PMUs (tracepoints, kprobes, kernel breakpoints) may be counted in
  * NMI, through perf_swevent_event() and its recursion guard.
@@ -86,9 +89,8 @@
 DEFINE_PER_CPU(struct pt_regs, __perf_regs[4]);
 
 /*
- * Per PERF_COUNT_SW_* counter, its events on the PMU: of one CPU (the CPU
- * context's, and those of task contexts in a hardware leader's group), or
- * of the software sub-context of one task context.
+ * Per PERF_COUNT_SW_* counter, its events on the PMU of one CPU: the CPU
+ * context's, and those of task contexts in a hardware leader's group.
  */
 struct perf_swevent_table {
 	struct hlist_head	on_pmu[PERF_COUNT_SW_MAX];
@@ -305,14 +307,20 @@ static noinline void perf_swevent_sample(struct perf_event *event, u64 nr,
 	perf_swevent_event(event, nr, &data, regs);
 }
 
-/* Count an occurrence for the events of one list. */
+/*
+ * Count an occurrence for the events of one list: all of them, or with
+ * @config >= 0 (a task's list) those of that counter.
+ */
 static __always_inline void perf_swevent_count_list(struct hlist_head *head,
-						    u64 nr, struct pt_regs *regs,
+						    int config, u64 nr,
+						    struct pt_regs *regs,
 						    u64 addr)
 {
 	struct perf_event *event;
 
 	hlist_for_each_entry_rcu(event, head, hlist_entry) {
+		if (config >= 0 && event->attr.config != config)
+			continue;
 		if (!perf_swevent_counts(event, regs))
 			continue;
 		if (unlikely(is_sampling_event(event))) {
@@ -339,7 +347,6 @@ static __always_inline void perf_swevent_count_list(struct hlist_head *head,
 void ___perf_sw_event(u32 event_id, u64 nr, struct pt_regs *regs, u64 addr)
 {
 	struct perf_event_pmu_context *epc;
-	struct perf_swevent_table *table;
 	enum perf_swevent_mode mode = PERF_SWEVENT_ANYWHERE;
 
 	if (WARN_ON_ONCE(event_id >= PERF_COUNT_SW_MAX))
@@ -355,12 +362,11 @@ void ___perf_sw_event(u32 event_id, u64 nr, struct pt_regs *regs, u64 addr)
 
 	rcu_read_lock();
 	perf_swevent_count_list(&this_cpu_ptr(&perf_swevent_cpu)->on_pmu[event_id],
-				nr, regs, addr);
+				-1, nr, regs, addr);
 	/* the software sub-context of the task context active here */
 	epc = READ_ONCE(perf_this_cpc(&perf_swevent_pmu)->task_epc);
-	table = epc ? epc->task_ctx_data : NULL;
-	if (table)
-		perf_swevent_count_list(&table->on_pmu[event_id], nr, regs,
+	if (epc)
+		perf_swevent_count_list(&epc->sw_on_pmu, event_id, nr, regs,
 					addr);
 	rcu_read_unlock();
 }
@@ -492,16 +498,16 @@ static int perf_swevent_event_init(struct perf_event *event)
 }
 
 /*
- * The table an event goes on: its sub-context's if that is the software
- * PMU's of a task context (only those have the table), else its CPU's.
+ * The list an event goes on: its sub-context's if that is the software
+ * PMU's of a task context, else its CPU's of its counter.
  */
-static struct perf_swevent_table *perf_swevent_table_of(struct perf_event *event)
+static struct hlist_head *perf_swevent_list_of(struct perf_event *event)
 {
 	struct perf_event_pmu_context *epc = event->pmu_ctx;
 
-	if (epc->pmu == &perf_swevent_pmu && epc->task_ctx_data)
-		return epc->task_ctx_data;
-	return this_cpu_ptr(&perf_swevent_cpu);
+	if (epc->pmu == &perf_swevent_pmu && epc->ctx->task)
+		return &epc->sw_on_pmu;
+	return &this_cpu_ptr(&perf_swevent_cpu)->on_pmu[event->attr.config];
 }
 
 /*
@@ -553,8 +559,6 @@ static void perf_swevent_tally_update(struct perf_event *event)
 
 static int perf_swevent_add(struct perf_event *event, int flags)
 {
-	struct perf_swevent_table *table = perf_swevent_table_of(event);
-
 	if (perf_swevent_may_tally(event)) {
 		event->hw.state = PERF_HES_TALLIED | PERF_HES_STOPPED;
 		if (flags & PERF_EF_START) {
@@ -570,7 +574,7 @@ static int perf_swevent_add(struct perf_event *event, int flags)
 	if (WARN_ON_ONCE(!hlist_unhashed(&event->hlist_entry)))
 		return -EINVAL;
 	event->hw.state = (flags & PERF_EF_START) ? 0 : PERF_HES_STOPPED;
-	hlist_add_head_rcu(&event->hlist_entry, &table->on_pmu[event->attr.config]);
+	hlist_add_head_rcu(&event->hlist_entry, perf_swevent_list_of(event));
 	return 0;
 }
 
@@ -921,8 +925,6 @@ void perf_swevent_init_cpu(unsigned int cpu)
  */
 void __init perf_swevent_setup(void)
 {
-	perf_swevent_pmu.task_ctx_cache = KMEM_CACHE(perf_swevent_table,
-						     SLAB_PANIC);
 	WARN_ON(perf_pmu_register(&perf_swevent_pmu, "software",
 				  PERF_TYPE_SOFTWARE));
 	WARN_ON(perf_pmu_register(&perf_cpu_clock_pmu, "cpu_clock", -1));
