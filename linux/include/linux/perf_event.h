@@ -507,6 +507,8 @@ typedef void (*perf_overflow_handler_t)(struct perf_event *event,
 #define PERF_EV_CAP_READ_SCOPE		BIT(3)
 /* only valid inside a group; left alone, it goes to ERROR */
 #define PERF_EV_CAP_SIBLING		BIT(2)
+/* core: counted by a software PMU in one step (perf_pmu_counts_in_software) */
+#define PERF_EV_CAP_SW_COUNTS		BIT(4)
 
 /* perf_event::attach_state: what the event is tied to */
 #define PERF_ATTACH_TASK	0x0004	/* a per-task event */

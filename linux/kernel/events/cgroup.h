@@ -57,7 +57,7 @@ static inline bool perf_event_is_cgroup(struct perf_event *event)
  * A cgroup event counts while a task of its cgroup, or of one below it,
  * runs.  IRQs off.
  */
-static inline bool perf_cgroup_event_matches(struct perf_event *event)
+static __always_inline bool perf_cgroup_event_matches(struct perf_event *event)
 {
 	struct perf_cgroup *now = this_cpu_ptr(&perf_cpu_context)->cgrp;
 

@@ -19,9 +19,11 @@
  *   after any ctx->mutex.  One exception: a task enabling or disabling
  *   its own counting software event, a leader without inherited copies,
  *   while its context is active on its CPU (perf_event_toggle_own()).
- *   That is one step under ctx->lock, as the locked path's is; a change
- *   that takes such an event out of its context for a while under the
- *   mutex (perf_group_move()) sends it to the locked path, which waits.
+ *   That is one step under ctx->lock, as the locked path's is (without
+ *   the CPU context's lock, which guards nothing of a software PMU's
+ *   sub-context); a change that takes such an event out of its context
+ *   for a while under the mutex (perf_group_move()) sends it to the
+ *   locked path, which waits.
  * ctx->lock (raw spinlock, always taken with IRQs off) protects what the
  *   scheduling code reads: the epc group lists, event->state, ->oncpu,
  *   ->tstamp and the times, ctx->is_active, ->time, ->timestamp, the epc
@@ -1327,7 +1329,11 @@ static void event_try_start(struct perf_cpu_context *cpuctx,
 			err = event_sched_in(event);
 		perf_pmu_enable(pmu);
 	}
-	if (!err)
+	/*
+	 * The counting software PMUs refuse nothing but on a bug: no one to
+	 * make room for (perf_event_toggle_own() holds no CPU context lock).
+	 */
+	if (!err || perf_pmu_counts_in_software(pmu))
 		return;
 	perf_pmu_resched_locked(cpuctx, pmu, event->ctx);
 }
@@ -1556,17 +1562,11 @@ void perf_remove_event(struct perf_event *event, unsigned int flags)
  * Enable, disable, reset, refresh
  */
 
-/**
- * perf_enable_func - enable an event where its context runs
- * @cpuctx: this CPU's context, or NULL where @ctx is active nowhere
- * @ctx: the event's context; its ctx->lock held
- * @info: the event
- */
-void perf_enable_func(struct perf_cpu_context *cpuctx,
-		      struct perf_event_context *ctx, void *info)
+/* perf_enable_func(), inlined into perf_event_toggle_own() too */
+static __always_inline void enable_locked(struct perf_cpu_context *cpuctx,
+					  struct perf_event_context *ctx,
+					  struct perf_event *event)
 {
-	struct perf_event *event = info;
-
 	/*
 	 * Only an event that is off, or in error (given another chance), is
 	 * enabled.  An aux_output event whose AUX leader left the group has
@@ -1582,6 +1582,18 @@ void perf_enable_func(struct perf_cpu_context *cpuctx,
 	perf_event_set_inactive(event);
 	if (ctx->is_active)
 		event_try_start(cpuctx, event);
+}
+
+/**
+ * perf_enable_func - enable an event where its context runs
+ * @cpuctx: this CPU's context, or NULL where @ctx is active nowhere
+ * @ctx: the event's context; its ctx->lock held
+ * @info: the event
+ */
+void perf_enable_func(struct perf_cpu_context *cpuctx,
+		      struct perf_event_context *ctx, void *info)
+{
+	enable_locked(cpuctx, ctx, info);
 }
 
 /**
@@ -1604,17 +1616,9 @@ void perf_event_enable_locked(struct perf_event *event)
 	ctx_function_call(event->ctx, perf_enable_func, event);
 }
 
-/**
- * perf_disable_func - disable an event where its context runs
- * @cpuctx: this CPU's context, or NULL where @ctx is active nowhere
- * @ctx: the event's context; its ctx->lock held
- * @info: the event
- */
-void perf_disable_func(struct perf_cpu_context *cpuctx,
-		       struct perf_event_context *ctx, void *info)
+/* perf_disable_func(), inlined into perf_event_toggle_own() too */
+static __always_inline void disable_locked(struct perf_event *event)
 {
-	struct perf_event *event = info;
-
 	if (!(event->attach_state & PERF_ATTACH_CONTEXT) ||
 	    event->state < PERF_EVENT_STATE_INACTIVE)
 		return;
@@ -1633,6 +1637,18 @@ void perf_disable_func(struct perf_cpu_context *cpuctx,
 	event_set_state(event, PERF_EVENT_STATE_OFF);
 	/* a leader is parked by the next sched-in walk */
 	perf_groups_leader_changed(event);
+}
+
+/**
+ * perf_disable_func - disable an event where its context runs
+ * @cpuctx: this CPU's context, or NULL where @ctx is active nowhere
+ * @ctx: the event's context; its ctx->lock held
+ * @info: the event
+ */
+void perf_disable_func(struct perf_cpu_context *cpuctx,
+		       struct perf_event_context *ctx, void *info)
+{
+	disable_locked(info);
 }
 
 /**
@@ -1655,11 +1671,16 @@ void perf_event_disable_locked(struct perf_event *event)
  * @enable: ENABLE, else DISABLE
  *
  * The self-monitoring case, without ctx->mutex: a counting software PMU's
- * event (perf_pmu_counts_in_software()) that leads its group and has no
- * inherited copies, in the caller's own context while that is active on
- * this CPU.  The change is the locked path's perf_enable_func() or
- * perf_disable_func(), under the same locks it takes where the context
- * runs.
+ * event (PERF_EV_CAP_SW_COUNTS) that leads its group, in that PMU's own
+ * sub-context (not moved to a hardware PMU's), and has no inherited
+ * copies, in the caller's own context while that is active on this CPU.
+ * The change is the locked path's perf_enable_func() or
+ * perf_disable_func(), under ctx->lock with IRQs off.  The CPU context's
+ * lock, which the locked path's IPI also takes, guards nothing this
+ * touches: the software PMUs have no per-CPU scheduling state (they never
+ * refuse a group, share no counter and have no exclusive groups), and
+ * nothing else runs on this CPU meanwhile, where alone an active context
+ * changes.
  *
  * Return: true if done; false if the caller must take the locked path.
  */
@@ -1672,28 +1693,27 @@ bool perf_event_toggle_own(struct perf_event *event, bool enable)
 	/* a task's context stays the event's for as long as it exists */
 	if (!ctx || ctx->task != current || event->attr.inherit ||
 	    event->group_leader != event ||
-	    !perf_pmu_counts_in_software(event->pmu))
+	    !(event->event_caps & PERF_EV_CAP_SW_COUNTS))
 		return false;
 
 	local_irq_disable();
 	cpuctx = this_cpu_ptr(&perf_cpu_context);
 	if (cpuctx->task_ctx == ctx) {
-		raw_spin_lock(&cpuctx->ctx.lock);
 		raw_spin_lock(&ctx->lock);
-		/* out of its context meanwhile: the locked path waits for it */
+		/* out of its context or moved: the locked path waits for it */
 		if ((event->attach_state & PERF_ATTACH_CONTEXT) &&
-		    event->group_leader == event) {
+		    event->group_leader == event &&
+		    event->pmu_ctx->pmu == event->pmu) {
 			perf_ctx_update_time(ctx);
 			cpuctx->time_now = ctx;
 			if (enable)
-				perf_enable_func(cpuctx, ctx, event);
+				enable_locked(cpuctx, ctx, event);
 			else
-				perf_disable_func(cpuctx, ctx, event);
+				disable_locked(event);
 			cpuctx->time_now = NULL;
 			done = true;
 		}
 		raw_spin_unlock(&ctx->lock);
-		raw_spin_unlock(&cpuctx->ctx.lock);
 	}
 	local_irq_enable();
 	return done;

@@ -225,6 +225,29 @@ static long perf_ioctl_locked(struct perf_event *event, unsigned int cmd,
 	return 0;
 }
 
+/* Every request but the unlocked ENABLE/DISABLE of perf_ioctl(). */
+static noinline long perf_ioctl_slow(struct perf_event *target,
+				     unsigned int cmd, unsigned long arg)
+{
+	struct perf_event_context *locked_ctx;
+	long err;
+
+	/*
+	 * Pausing waits for the buffer's writers (an RCU grace period): not
+	 * under ctx->mutex, which the task's fork and exit need meanwhile.
+	 */
+	if (cmd == PERF_EVENT_IOC_PAUSE_OUTPUT) {
+		if (READ_ONCE(target->state) == PERF_EVENT_STATE_REVOKED)
+			return -ENODEV;
+		return perf_event_pause_output(target, !!arg);
+	}
+
+	locked_ctx = perf_event_ctx_lock(target);
+	err = perf_ioctl_locked(target, cmd, arg);
+	perf_event_ctx_unlock(target, locked_ctx);
+	return err;
+}
+
 /**
  * perf_ioctl - the ioctl() of an event fd
  * @file: the event's file
@@ -237,33 +260,18 @@ static long perf_ioctl_locked(struct perf_event *event, unsigned int cmd,
 long perf_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
 	struct perf_event *target = file->private_data;
-	struct perf_event_context *locked_ctx;
 	long err;
 
 	/* Requests may alter the event, so the LSM is asked for write access. */
 	err = security_perf_event_write(target);
 	if (err)
 		return err;
-	/*
-	 * Pausing waits for the buffer's writers (an RCU grace period): not
-	 * under ctx->mutex, which the task's fork and exit need meanwhile.
-	 */
-	if (cmd == PERF_EVENT_IOC_PAUSE_OUTPUT) {
-		if (READ_ONCE(target->state) == PERF_EVENT_STATE_REVOKED)
-			return -ENODEV;
-		return perf_event_pause_output(target, !!arg);
-	}
-
 	/* a task turning its own software counter on or off: no mutex */
 	if ((cmd == PERF_EVENT_IOC_ENABLE || cmd == PERF_EVENT_IOC_DISABLE) &&
 	    !((u32)arg & PERF_IOC_FLAG_GROUP) &&
 	    perf_event_toggle_own(target, cmd == PERF_EVENT_IOC_ENABLE))
 		return 0;
-
-	locked_ctx = perf_event_ctx_lock(target);
-	err = perf_ioctl_locked(target, cmd, arg);
-	perf_event_ctx_unlock(target, locked_ctx);
-	return err;
+	return perf_ioctl_slow(target, cmd, arg);
 }
 
 #ifdef CONFIG_COMPAT

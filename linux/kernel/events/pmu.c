@@ -42,6 +42,7 @@
 #include "pmu.h"
 #include "revoke.h"
 #include "rotate.h"
+#include "swevent.h"
 
 /* How many times an event_init() may hand an event on to another type. */
 #define PERF_PMU_MAX_FORWARDS	4
@@ -782,6 +783,8 @@ static int perf_pmu_offer(struct pmu *pmu, struct perf_event *event)
 	}
 	if (pmu->task_ctx_nr == perf_sw_context)
 		event->event_caps |= PERF_EV_CAP_SOFTWARE;
+	if (perf_pmu_counts_in_software(pmu))
+		event->event_caps |= PERF_EV_CAP_SW_COUNTS;
 
 	spin_lock_irq(&pmu->events_lock);
 	list_add_tail(&event->pmu_list, &pmu->events);

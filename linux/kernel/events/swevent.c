@@ -888,7 +888,8 @@ bool perf_swevent_may_stay_on(struct perf_event *event)
  *
  * "software", "cpu_clock" and "task_clock": their events change state in
  * one step under ctx->lock (no attribute changes in several steps under
- * ctx->mutex, as a breakpoint's have).
+ * ctx->mutex, as a breakpoint's have).  Their events carry
+ * PERF_EV_CAP_SW_COUNTS from their init on.
  *
  * Return: true if so.
  */
