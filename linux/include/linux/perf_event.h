@@ -611,7 +611,9 @@ struct perf_event_context {
 	int				nr_freq;
 	int				nr_cgroups;	/* cgroup events */
 	/* changed under ctx->lock while inactive, since it was last active */
-	int				changed_out;
+	u8				changed_out;
+	/* task context: its sub-contexts of hardware PMUs (context.c) */
+	u16				nr_hw_epcs;
 	/* events with a buffer (user pages), under their mmap_mutexes */
 	atomic_t			nr_mapped;
 

@@ -28,7 +28,9 @@
  *   scheduling code reads: the epc group lists, event->state, ->oncpu,
  *   ->tstamp and the times, ctx->is_active, ->time, ->timestamp, the epc
  *   and ctx counters.  When both the CPU context and a task context are
- *   locked, the CPU context's lock comes first.
+ *   locked, the CPU context's lock comes first.  A context switch takes
+ *   the CPU context's lock only for a task context with a hardware PMU's
+ *   sub-context (ctx->nr_hw_epcs): nothing else of it is the CPU's.
  * A context is *active* on a CPU when ctx->is_active != 0; a task context
  *   is then cpuctx->task_ctx of exactly that CPU.  Events of an active
  *   context are touched only on that CPU: other CPUs send an IPI
@@ -120,6 +122,15 @@ static struct kmem_cache *perf_epc_cache;
 /* CPU and task contexts nest (CPU first): separate lockdep classes */
 static struct lock_class_key cpu_ctx_lock_key;
 static struct lock_class_key cpu_ctx_mutex_key;
+
+/*
+ * Software PMUs never refuse an event and have no counters to share: their
+ * groups always fit, and no per-CPU count is kept of them.
+ */
+static inline bool pmu_is_software(struct pmu *pmu)
+{
+	return pmu->task_ctx_nr == perf_sw_context;
+}
 
 /* ---------------------------------------------------------------------
  * Reference counts
@@ -442,6 +453,8 @@ perf_epc_find_get_pmu(struct perf_event_context *ctx, struct pmu *pmu, int cpu)
 		}
 	}
 	list_add_tail(&new->pmu_ctx_entry, &ctx->pmu_ctx_list);
+	if (!pmu_is_software(pmu))
+		ctx->nr_hw_epcs++;
 	raw_spin_unlock_irq(&ctx->lock);
 	perf_ctx_get(ctx);
 
@@ -487,6 +500,18 @@ static void perf_epc_free_rcu(struct rcu_head *head)
 	kmem_cache_free(perf_epc_cache, epc);
 }
 
+/**
+ * perf_epc_unlink - take a task context's sub-context off its list
+ * @epc: the sub-context; its ctx->lock held
+ */
+void perf_epc_unlink(struct perf_event_pmu_context *epc)
+{
+	lockdep_assert_held(&epc->ctx->lock);
+	list_del_rcu(&epc->pmu_ctx_entry);
+	if (!pmu_is_software(epc->pmu))
+		epc->ctx->nr_hw_epcs--;
+}
+
 void perf_epc_put(struct perf_event_pmu_context *epc)
 {
 	struct perf_event_context *ctx = epc->ctx;
@@ -501,7 +526,7 @@ void perf_epc_put(struct perf_event_pmu_context *epc)
 		list_del_init(&epc->pmu_epc_entry);
 		spin_unlock_irqrestore(&epc->pmu->events_lock, flags);
 		raw_spin_lock_irqsave(&ctx->lock, flags);
-		list_del_rcu(&epc->pmu_ctx_entry);
+		perf_epc_unlink(epc);
 		raw_spin_unlock_irqrestore(&ctx->lock, flags);
 	}
 	call_rcu(&epc->rcu_head, perf_epc_free_rcu);
@@ -593,15 +618,6 @@ void perf_event_times_local(struct perf_event *event, u64 *enabled,
  * Putting events on and off the PMU.  ctx->lock held, IRQs off, on the
  * CPU the context is (being made) active on.
  */
-
-/*
- * Software PMUs never refuse an event and have no counters to share: their
- * groups always fit, and no per-CPU count is kept of them.
- */
-static inline bool pmu_is_software(struct pmu *pmu)
-{
-	return pmu->task_ctx_nr == perf_sw_context;
-}
 
 /* Does @epc stay on while its task context is out (rules at the top)? */
 static inline bool perf_epc_stays_on(struct perf_event_pmu_context *epc)
@@ -934,7 +950,8 @@ static void sched_cb_call(struct task_struct *task, bool sched_in)
  * group is on, with this CPU in oncpu, and the sched-in walk would find
  * nothing to do.
  */
-static bool epc_resumes_as_it_was(struct perf_event_pmu_context *epc)
+static __always_inline bool
+epc_resumes_as_it_was(struct perf_event_pmu_context *epc)
 {
 	struct perf_event_context *ctx = epc->ctx;
 
@@ -950,14 +967,29 @@ static bool epc_resumes_as_it_was(struct perf_event_pmu_context *epc)
  * @if_queued: only if it has a group that may run, as seen under its lock
  * (a context switch: a lockless look may be older than a removal that
  * just emptied it, and an empty context must not stay active).
+ *
+ * The CPU context's lock is taken only for a context with a hardware
+ * PMU's sub-context, whose groups may have to make room among the CPU's
+ * (perf_pmu_resched_locked()); software sub-contexts touch nothing of the
+ * CPU context's.  One that gains a hardware sub-context meanwhile (its
+ * count changes under ctx->lock) is locked again, in order.
  */
-static void task_ctx_activate(struct perf_cpu_context *cpuctx,
-			      struct perf_event_context *ctx, bool if_queued)
+static __always_inline void task_ctx_activate(struct perf_cpu_context *cpuctx,
+					      struct perf_event_context *ctx,
+					      bool if_queued)
 {
 	struct perf_event_pmu_context *epc;
+	bool cpu_locked = READ_ONCE(ctx->nr_hw_epcs);
 
-	raw_spin_lock(&cpuctx->ctx.lock);
+	if (cpu_locked)
+		raw_spin_lock(&cpuctx->ctx.lock);
 	raw_spin_lock(&ctx->lock);
+	if (unlikely(!cpu_locked && ctx->nr_hw_epcs)) {
+		raw_spin_unlock(&ctx->lock);
+		raw_spin_lock(&cpuctx->ctx.lock);
+		raw_spin_lock(&ctx->lock);
+		cpu_locked = true;
+	}
 	if (if_queued && !ctx->nr_queued)
 		goto unlock;
 	cpuctx->task_ctx = ctx;
@@ -987,11 +1019,13 @@ static void task_ctx_activate(struct perf_cpu_context *cpuctx,
 	ctx->changed_out = 0;
 unlock:
 	raw_spin_unlock(&ctx->lock);
-	raw_spin_unlock(&cpuctx->ctx.lock);
+	if (cpu_locked)
+		raw_spin_unlock(&cpuctx->ctx.lock);
 }
 
-void perf_task_ctx_deactivate(struct perf_cpu_context *cpuctx,
-			      struct perf_event_context *ctx)
+/* perf_task_ctx_deactivate(), inlined into the context switch */
+static __always_inline void task_ctx_deactivate(struct perf_cpu_context *cpuctx,
+						struct perf_event_context *ctx)
 {
 	struct perf_event_pmu_context *epc;
 
@@ -1014,6 +1048,19 @@ void perf_task_ctx_deactivate(struct perf_cpu_context *cpuctx,
 }
 
 /**
+ * perf_task_ctx_deactivate - take this CPU's task context off it
+ * @cpuctx: this CPU's context; IRQs off
+ * @ctx: cpuctx->task_ctx
+ *
+ * Its groups go off the PMUs, but those of sub-contexts that stay on.
+ */
+void perf_task_ctx_deactivate(struct perf_cpu_context *cpuctx,
+			      struct perf_event_context *ctx)
+{
+	task_ctx_deactivate(cpuctx, ctx);
+}
+
+/**
  * __perf_event_task_sched_out - the scheduler switches away from @prev
  * @prev: the task leaving the CPU
  * @next: the task coming
@@ -1033,7 +1080,7 @@ void __perf_event_task_sched_out(struct task_struct *prev,
 	if (!list_empty(this_cpu_ptr(&perf_sched_cb_list)))
 		sched_cb_call(prev, false);
 	if (ctx && ctx->task == prev)
-		perf_task_ctx_deactivate(cpuctx, ctx);
+		task_ctx_deactivate(cpuctx, ctx);
 }
 
 /*
@@ -1301,41 +1348,58 @@ static void cgrp_account(struct perf_cpu_context *cpuctx,
 #endif
 }
 
-/* Try to put a new or newly enabled event on the PMU, ctx active here. */
-static void event_try_start(struct perf_cpu_context *cpuctx,
-			    struct perf_event *event)
+/* event_try_start() of an event in a group, or of a hardware PMU's */
+static noinline void event_try_start_group(struct perf_cpu_context *cpuctx,
+					   struct perf_event *event)
 {
 	struct perf_event *leader = event->group_leader;
 	struct pmu *pmu = perf_group_pmu(leader);
 	int err = -EAGAIN;
 
-	if (!cpuctx || leader->state < PERF_EVENT_STATE_INACTIVE ||
-	    !event_runs_on_this_cpu(leader))
-		return;
 	/*
 	 * A new group, or a sibling joining a running group in place.  The
 	 * PMU's enable after the add is what starts the event where it was
 	 * the PMU's first (arm_pmu: PMCR_EL0.E); group_sched_in() has no
 	 * transaction, whose commit would do that, for a lone event.
 	 */
-	if (leader == event && !leader->nr_siblings && pmu_is_software(pmu)) {
-		/* a lone software event always fits: its add() is all */
-		err = event_sched_in(leader);
-	} else {
-		perf_pmu_disable(pmu);
-		if (leader == event)
-			err = group_sched_in(leader);
-		else if (leader->state == PERF_EVENT_STATE_ACTIVE)
-			err = event_sched_in(event);
-		perf_pmu_enable(pmu);
-	}
-	/*
-	 * The counting software PMUs refuse nothing but on a bug: no one to
-	 * make room for (perf_event_toggle_own() holds no CPU context lock).
-	 */
+	perf_pmu_disable(pmu);
+	if (leader == event)
+		err = group_sched_in(leader);
+	else if (leader->state == PERF_EVENT_STATE_ACTIVE)
+		err = event_sched_in(event);
+	perf_pmu_enable(pmu);
+	/* no room to make for a counting software PMU: as below */
 	if (!err || perf_pmu_counts_in_software(pmu))
 		return;
 	perf_pmu_resched_locked(cpuctx, pmu, event->ctx);
+}
+
+/*
+ * Try to put a new or newly enabled event on the PMU, ctx active here.
+ * Inlined: ENABLE of a lone software event is all of it.
+ */
+static __always_inline void event_try_start(struct perf_cpu_context *cpuctx,
+					    struct perf_event *event)
+{
+	struct perf_event *leader = event->group_leader;
+
+	if (!cpuctx || leader->state < PERF_EVENT_STATE_INACTIVE ||
+	    !event_runs_on_this_cpu(leader))
+		return;
+	/*
+	 * A lone software event always fits: its add() is all.  The
+	 * counting software PMUs refuse nothing but on a bug: no one to
+	 * make room for (perf_event_toggle_own() holds no CPU context lock).
+	 */
+	if (leader == event && !leader->nr_siblings &&
+	    pmu_is_software(perf_group_pmu(leader))) {
+		if (event_sched_in(leader) &&
+		    !perf_pmu_counts_in_software(perf_group_pmu(leader)))
+			perf_pmu_resched_locked(cpuctx, perf_group_pmu(leader),
+						event->ctx);
+		return;
+	}
+	event_try_start_group(cpuctx, event);
 }
 
 /* Link @event into @ctx and its group; nothing goes on the PMU yet. */

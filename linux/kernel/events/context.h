@@ -107,6 +107,7 @@ perf_epc_find_get(struct perf_event_context *ctx, struct perf_event *event);
 struct perf_event_pmu_context *
 perf_epc_find_get_pmu(struct perf_event_context *ctx, struct pmu *pmu, int cpu);
 void perf_epc_put(struct perf_event_pmu_context *epc);
+void perf_epc_unlink(struct perf_event_pmu_context *epc);
 /* A hardware event joins a software-only group: move it (ctx->mutex held) */
 void perf_group_move(struct perf_event *leader,
 		     struct perf_event_pmu_context *epc);

@@ -274,7 +274,7 @@ static void revoke_task_epcs(struct pmu *pmu, struct list_head *revoked)
 		mutex_lock(&ctx->mutex);
 		revoke_epc_groups_locked(ctx, epc, pmu, revoked);
 		raw_spin_lock_irq(&ctx->lock);
-		list_del_rcu(&epc->pmu_ctx_entry);
+		perf_epc_unlink(epc);
 		epc->revoked = 1;
 		task_data = epc->task_ctx_data;
 		epc->task_ctx_data = NULL;
