@@ -242,7 +242,7 @@ static inline void perf_ctx_set_timestamp(struct perf_event_context *ctx,
 }
 
 /* Bring ctx->time up to now (it advances only while EVENT_TIME is set). */
-static inline void perf_ctx_update_time(struct perf_event_context *ctx)
+static __always_inline void perf_ctx_update_time(struct perf_event_context *ctx)
 {
 	u64 now = perf_clock();
 
