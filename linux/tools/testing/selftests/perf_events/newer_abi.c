@@ -700,9 +700,9 @@ static int count_throttle_records(struct __test_metadata *_metadata,
 
 /*
  * The sampler leads and throttles at the first interrupt of each tick:
- * its counting member stops with it, so over the run the member counts a
- * part of the time the group was on the PMU (6.12 stopped the sampler
- * alone, and the member counted all of it).
+ * its counting member stops with it, so over the run both clocks count
+ * the same part of the time the group was on the PMU (6.12 stopped the
+ * sampler alone, and the member counted all of it).
  */
 TEST_F(group_throttle, throttle_stops_the_whole_group)
 {
@@ -719,16 +719,20 @@ TEST_F(group_throttle, throttle_stops_the_whole_group)
 	ASSERT_EQ(2, rd.nr);
 	n = count_throttle_records(_metadata, &self->g.leader_ring,
 				   rd.v[0][1], &samples);
-	TH_LOG("%d samples, %d throttle records; member counted %llu of %llu ns running",
-	       samples, n, rd.v[1][0], rd.running);
+	TH_LOG("%d samples, %d throttle records; sampler counted %llu, member %llu of %llu ns running",
+	       samples, n, rd.v[0][0], rd.v[1][0], rd.running);
 	EXPECT_GE(n, 2);
 	EXPECT_GT(rd.running, 100 * 1000 * 1000ULL);
 	/*
-	 * Stopped from the throttle to the next tick: most of each tick when
-	 * the CPU is fast, less where an emulated CPU is slow to fire the
-	 * sampler's timer.  6.12 counts exactly the running time.
+	 * How long the group stays throttled depends on how soon the CPU
+	 * fires the sampler's timer after each tick, and on a loaded host an
+	 * emulated CPU may fire it late: the part of the running time either
+	 * clock counts says little.  What the throttle decides is that the
+	 * member counts what the sampler counts.  6.12 lets the member run
+	 * on, counting the whole running time, ahead of the sampler by all
+	 * the time it spent throttled.
 	 */
-	EXPECT_LT(rd.v[1][0], rd.running - rd.running / 10);
+	EXPECT_LT(rd.v[1][0], rd.v[0][0] + rd.running / 20);
 }
 
 /*
