@@ -94,6 +94,9 @@ static void rb_free_rcu(struct rcu_head *head)
 	rb_free_pages(rb, rb->nr_pages + 1);
 }
 
+/* one lockdep class for the claims of every shared buffer */
+static struct lock_class_key rb_writer_key;
+
 /*
  * A buffer with @nr_pages data pages (0 or a power of two) close to @cpu.
  * @watermark: bytes between wake-ups, 0 for half the data.
@@ -129,6 +132,8 @@ static struct perf_buffer *rb_alloc(int nr_pages, unsigned long watermark,
 	rb->overwrite = overwrite;
 	rb->shared = shared;
 	atomic_set(&rb->writer_cpu, -1);
+	lockdep_init_map_wait(&rb->writer_map, "perf_buffer_writer_cpu",
+			      &rb_writer_key, 0, LD_WAIT_SPIN);
 	rb->watermark = watermark ? min(watermark, rb->data_size) : 0;
 	if (!rb->watermark)
 		rb->watermark = rb->data_size / 2;
@@ -369,6 +374,7 @@ static void rb_take_for_cpu(struct perf_output_handle *handle)
 		holder = atomic_cmpxchg_acquire(&rb->writer_cpu, -1, cpu);
 		if (holder == -1) {
 			handle->rb_taken = 1;
+			lock_map_acquire(&rb->writer_map);
 			return;
 		}
 		if (holder == cpu)
@@ -437,6 +443,7 @@ static void rb_writer_leave(struct perf_output_handle *handle)
 		rb_owe_wakeup(rb, handle->event);
 	if (handle->rb_taken) {
 		handle->rb_taken = 0;
+		lock_map_release(&rb->writer_map);
 		atomic_set_release(&rb->writer_cpu, -1);
 	}
 	preempt_enable();

@@ -4,6 +4,7 @@
 #define _KERNEL_EVENTS_RING_BUFFER_H
 
 #include <linux/fs.h>
+#include <linux/lockdep.h>
 #include <linux/poll.h>
 #include <linux/refcount.h>
 #include <linux/spinlock.h>
@@ -40,6 +41,8 @@ struct perf_buffer {
 	 */
 	bool				shared;
 	atomic_t			writer_cpu;
+	/* writer_cpu is a lock in all but name: lockdep knows it by this */
+	struct lockdep_map		writer_map;
 
 	/* writers: one CPU at a time (see shared), any context */
 	local_t				head;		/* next byte to reserve */

@@ -34,7 +34,9 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 #include <linux/perf_event.h>
 
@@ -763,6 +765,99 @@ TEST(process_buffer_hardware)
 	EXPECT_EQ(0, strangers);
 	EXPECT_LT(0, samples);
 	pthread_barrier_destroy(&start);
+	ring_unmap(&r);
+	close(fd);
+}
+
+#define PB_SWITCH_THREADS	16
+#define PB_STACK_BYTES		4096
+
+struct pb_churn {
+	pthread_t thread;
+	char *area;		/* PB_PAGES pages, faulted in again and again */
+	int *stop;
+};
+
+/* Fault PB_PAGES pages in, drop them, nap 20 us; until *stop. */
+static void *pb_churner(void *arg)
+{
+	struct pb_churn *c = arg;
+	long page = sysconf(_SC_PAGESIZE);
+	struct timespec nap = { 0, 20 * 1000 };
+	int i;
+
+	while (!__atomic_load_n(c->stop, __ATOMIC_RELAXED)) {
+		madvise(c->area, PB_PAGES * page, MADV_DONTNEED);
+		for (i = 0; i < PB_PAGES; i++)
+			c->area[i * page] = 1;
+		nanosleep(&nap, NULL);
+	}
+	return NULL;
+}
+
+/*
+ * The two kinds of writer a process-wide buffer has at once: samples of
+ * page faults, written with interrupts on in the faulting thread, and the
+ * SWITCH records of the same event's copies, written by the scheduler
+ * with its runqueue lock held and interrupts off, on every CPU.  Neither
+ * may wait on the other in a way an interrupt can turn into a deadlock;
+ * a kernel with lockdep says so as soon as both kinds have written.  The
+ * records must parse and both kinds must be there.
+ */
+TEST(process_buffer_switches_beside_faults)
+{
+	static struct pb_churn c[PB_SWITCH_THREADS];
+	static __u64 buf[(PB_STACK_BYTES + 1024) / 8];
+	long page = sysconf(_SC_PAGESIZE);
+	struct perf_event_attr attr;
+	struct perf_event_header *h;
+	struct timespec t0, now;
+	long samples = 0, switches = 0;
+	int fd, i, stop = 0;
+	struct ring r;
+
+	sw_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS);
+	attr.sample_period = 1;
+	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+			   PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+	attr.sample_regs_user = 1;	/* one register is enough */
+	attr.sample_stack_user = PB_STACK_BYTES;
+	attr.inherit = 1;
+	attr.context_switch = 1;
+	attr.exclude_kernel = 1;
+	attr.exclude_hv = 1;
+	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, ring_map(&r, fd, 64, PROT_READ | PROT_WRITE))
+		TH_LOG("mmap of an inherited per-task event: %s (mainline refuses it)",
+		       strerror(errno));
+
+	for (i = 0; i < PB_SWITCH_THREADS; i++) {
+		c[i].stop = &stop;
+		c[i].area = mmap(NULL, PB_PAGES * page, PROT_READ | PROT_WRITE,
+				 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		ASSERT_NE(MAP_FAILED, c[i].area);
+		ASSERT_EQ(0, pthread_create(&c[i].thread, NULL, pb_churner, &c[i]));
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do {
+		while ((h = ring_next(&r, buf, sizeof(buf)))) {
+			samples += h->type == PERF_RECORD_SAMPLE;
+			switches += h->type == PERF_RECORD_SWITCH;
+		}
+		ring_publish(&r);
+		usleep(1000);
+		clock_gettime(CLOCK_MONOTONIC, &now);
+	} while (now.tv_sec - t0.tv_sec < 3 && !r.bad);
+	__atomic_store_n(&stop, 1, __ATOMIC_RELAXED);
+	for (i = 0; i < PB_SWITCH_THREADS; i++) {
+		pthread_join(c[i].thread, NULL);
+		munmap(c[i].area, PB_PAGES * page);
+	}
+	TH_LOG("%ld samples, %ld switch records", samples, switches);
+	EXPECT_EQ(0, r.bad);
+	EXPECT_LT(0, samples);
+	EXPECT_LT(0, switches);
 	ring_unmap(&r);
 	close(fd);
 }
