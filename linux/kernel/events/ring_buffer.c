@@ -20,12 +20,14 @@
  *    record that an interrupted writer is still filling in.
  *  - A shared buffer (rb->shared: an inherited per-task event's, whose
  *    copies run in many tasks on many CPUs at once) is taken for one CPU
- *    at a time: the first writer on a CPU claims rb->writer_cpu, spinning
- *    while another CPU's writers hold it, and lets it go when it leaves.
- *    Writers that interrupt it on its CPU find the buffer theirs already
- *    and stack up as above.  The holder never waits for anything else,
- *    so the spin is as short as one record (and whatever interrupts its
- *    writing), which makes it safe in NMI.
+ *    at a time: the first writer on a CPU claims rb->writer_cpu, with
+ *    IRQs off until it lets it go, so that only an NMI can come in
+ *    between; NMI writers on that CPU find the buffer theirs already and
+ *    stack up as above.  A writer on another CPU waits for the claim a
+ *    bounded time (shorter in NMI) and otherwise counts its record as
+ *    lost: a spinner may hold the runqueue lock or have interrupted a
+ *    holder of another buffer, so an unbounded wait could deadlock.
+ *    Lockdep sees the claim as a lock (rb->writer_map).
  *  - event->rb, event->rb_entry and event->mmap_count change under
  *    event->mmap_mutex (process context).  rb->writers, the list of events
  *    that send their output to the buffer, changes under rb->writers_lock
@@ -94,6 +96,8 @@ static void rb_free_rcu(struct rcu_head *head)
 	rb_free_pages(rb, rb->nr_pages + 1);
 }
 
+static void rb_pause_settled(struct work_struct *work);
+
 /* one lockdep class for the claims of every shared buffer */
 static struct lock_class_key rb_writer_key;
 
@@ -143,6 +147,7 @@ static struct perf_buffer *rb_alloc(int nr_pages, unsigned long watermark,
 	INIT_LIST_HEAD(&rb->writers);
 	mutex_init(&rb->aux_mutex);
 	mutex_init(&rb->pause_mutex);
+	INIT_RCU_WORK(&rb->pause_work, rb_pause_settled);
 
 	up = rb->pages[0];
 	rb->user_page = up;
@@ -361,39 +366,77 @@ void rb_owe_wakeup(struct perf_buffer *rb, struct perf_event *event)
 }
 
 /*
- * A shared buffer: take it for this CPU, unless a writer this one
- * interrupted has it already.  Preemption disabled.
+ * How long a writer waits for another CPU's writer to let a shared buffer
+ * go before it counts its record as lost.  The holder has IRQs off and
+ * writes one record, so waits are short; the bound is what keeps two
+ * CPUs from waiting on each other for ever (two NMIs, each wanting the
+ * buffer the other's interrupted writer holds; a vCPU preempted by its
+ * host).  An NMI waits far less than anyone else: it may have stopped a
+ * writer of another buffer on its own CPU.
  */
-static void rb_take_for_cpu(struct perf_output_handle *handle)
+#define RB_CLAIM_WAIT_NS	(10 * NSEC_PER_MSEC)
+#define RB_CLAIM_WAIT_NMI_NS	(20 * NSEC_PER_USEC)
+
+/*
+ * A shared buffer: take it for this CPU, unless a writer this one
+ * interrupted (in NMI: IRQs are off while it is held) has it already.
+ * Preemption disabled.  False if another CPU kept it past the bound.
+ */
+static bool rb_take_for_cpu(struct perf_output_handle *handle)
 {
 	struct perf_buffer *rb = handle->rb;
 	int cpu = smp_processor_id();
+	bool nmi = in_nmi();
+	unsigned long flags;
+	u64 deadline = 0;
 	int holder;
 
+	if (atomic_read(&rb->writer_cpu) == cpu)
+		return true;
+
+	local_irq_save(flags);
 	for (;;) {
 		holder = atomic_cmpxchg_acquire(&rb->writer_cpu, -1, cpu);
-		if (holder == -1) {
-			handle->rb_taken = 1;
-			lock_map_acquire(&rb->writer_map);
-			return;
-		}
-		if (holder == cpu)
-			return;
+		if (holder == -1)
+			break;
+		if (!deadline)
+			deadline = local_clock() +
+				   (nmi ? RB_CLAIM_WAIT_NMI_NS : RB_CLAIM_WAIT_NS);
+		else if (local_clock() > deadline)
+			goto busy;
 		cpu_relax();
 	}
+	/* lockdep: a lock taken with IRQs off; in NMI a trylock */
+	if (nmi)
+		lock_map_acquire_try(&rb->writer_map);
+	else
+		lock_map_acquire(&rb->writer_map);
+	rb->writer_irqflags = flags;
+	handle->rb_taken = 1;
+	return true;
+
+busy:
+	local_irq_restore(flags);
+	return false;
 }
 
-/* A writer starts: stack it up and note the wake-ups owed so far. */
-static void rb_writer_enter(struct perf_output_handle *handle)
+/*
+ * A writer starts: stack it up and note the wake-ups owed so far.  False
+ * (nothing to undo) if a shared buffer could not be taken.
+ */
+static bool rb_writer_enter(struct perf_output_handle *handle)
 {
 	struct perf_buffer *rb = handle->rb;
 
 	preempt_disable();
-	if (unlikely(READ_ONCE(rb->shared)))
-		rb_take_for_cpu(handle);
+	if (unlikely(READ_ONCE(rb->shared)) && !rb_take_for_cpu(handle)) {
+		preempt_enable();
+		return false;
+	}
 	WRITE_ONCE(rb->nest, READ_ONCE(rb->nest) + 1);
 	barrier();
 	handle->wakeup = local_read(&rb->wake_seq);
+	return true;
 }
 
 /*
@@ -442,9 +485,12 @@ static void rb_writer_leave(struct perf_output_handle *handle)
 	if (handle->wakeup != local_read(&rb->wake_seq))
 		rb_owe_wakeup(rb, handle->event);
 	if (handle->rb_taken) {
+		unsigned long flags = rb->writer_irqflags;
+
 		handle->rb_taken = 0;
 		lock_map_release(&rb->writer_map);
 		atomic_set_release(&rb->writer_cpu, -1);
+		local_irq_restore(flags);
 	}
 	preempt_enable();
 }
@@ -582,7 +628,11 @@ rb_output_begin(struct perf_output_handle *handle,
 	}
 
 	handle->rb = rb;
-	rb_writer_enter(handle);
+	if (unlikely(!rb_writer_enter(handle))) {
+		handle->rb = NULL;
+		rb_count_lost(rb, event, lost + 1);
+		goto out;
+	}
 
 	head = local_read(&rb->head);
 	do {
@@ -1466,16 +1516,55 @@ static unsigned long rb_backward_bound(struct perf_buffer *rb,
 	return pos;
 }
 
+/*
+ * A grace period after a pause: the writers that were under way when it
+ * came are done, and nothing moves the head any more.  Say so in the
+ * control page, with data_bound in an overwrite buffer; or, if the
+ * buffer was resumed and paused again meanwhile, wait for the writers of
+ * the newer pause.  Process context (an RCU work item).
+ */
+static void rb_pause_settled(struct work_struct *work)
+{
+	struct perf_buffer *rb = container_of(to_rcu_work(work),
+					      struct perf_buffer, pause_work);
+	struct perf_event_mmap_page *up = rb->user_page;
+	unsigned long pos;
+	bool again = false;
+
+	mutex_lock(&rb->pause_mutex);
+	if (READ_ONCE(rb->paused) && rb->pause_seq == rb->pause_armed) {
+		pos = local_read(&rb->head);
+		if (rb->overwrite && rb->pause_backward)
+			WRITE_ONCE(up->data_bound, rb_backward_bound(rb, pos));
+		else if (rb->overwrite)
+			WRITE_ONCE(up->data_bound, local_read(&rb->oldest));
+		/* the bound before the flag that says it is valid */
+		smp_wmb();
+		WRITE_ONCE(up->output_state, PERF_OUTPUT_STATE_PAUSED);
+	} else if (READ_ONCE(rb->paused)) {
+		rb->pause_armed = rb->pause_seq;
+		again = true;
+	}
+	rb->pause_pending = again;
+	if (again)
+		queue_rcu_work(system_wq, &rb->pause_work);
+	mutex_unlock(&rb->pause_mutex);
+
+	if (!again)
+		rb_put(rb);
+}
+
 /**
  * perf_event_pause_output - PERF_EVENT_IOC_PAUSE_OUTPUT
  * @event: the event
  * @pause: true to drop new records (they count as lost), false to resume
  *
- * Pausing waits for the writers already under way (each is an RCU reader
- * from perf_output_begin() to perf_output_end()), then shows the state in
- * the control page: PERF_OUTPUT_STATE_PAUSED, and, in overwrite mode, the
- * other end of the whole records in data_bound.  Process context, no
- * ctx->mutex held (a grace period is long).
+ * Pausing stops new records at once and returns.  The control page says
+ * PERF_OUTPUT_STATE_PAUSED (and, in overwrite mode, where the whole
+ * records end, in data_bound) once the writers already under way, each an
+ * RCU reader from perf_output_begin() to perf_output_end(), are done:
+ * after a grace period, which the ioctl does not wait for (an RCU work
+ * item writes the page).  Process context.
  *
  * Return: 0, or -EINVAL when the event has no buffer with data pages.
  */
@@ -1483,7 +1572,7 @@ int perf_event_pause_output(struct perf_event *event, bool pause)
 {
 	struct perf_event_mmap_page *up;
 	struct perf_buffer *rb = rb_get(event);
-	unsigned long head;
+	bool queue = false;
 
 	if (!rb)
 		return -EINVAL;
@@ -1496,21 +1585,26 @@ int perf_event_pause_output(struct perf_event *event, bool pause)
 	mutex_lock(&rb->pause_mutex);
 	if (!pause) {
 		WRITE_ONCE(up->output_state, 0);
+		if (READ_ONCE(rb->paused))
+			rb->pause_seq++;
 		WRITE_ONCE(rb->paused, 0);
 	} else if (!READ_ONCE(rb->paused)) {
 		WRITE_ONCE(rb->paused, 1);
-		synchronize_rcu();
-		head = local_read(&rb->head);
-		if (rb->overwrite && is_write_backward(event))
-			WRITE_ONCE(up->data_bound, rb_backward_bound(rb, head));
-		else if (rb->overwrite)
-			WRITE_ONCE(up->data_bound, local_read(&rb->oldest));
-		/* the bound before the flag that says it is valid */
-		smp_wmb();
-		WRITE_ONCE(up->output_state, PERF_OUTPUT_STATE_PAUSED);
+		rb->pause_seq++;
+		rb->pause_backward = is_write_backward(event);
+		if (!rb->pause_pending) {
+			rb->pause_armed = rb->pause_seq;
+			rb->pause_pending = true;
+			queue = true;
+		}
 	}
+	/* the work keeps our reference to the buffer */
+	if (queue)
+		queue_rcu_work(system_wq, &rb->pause_work);
 	mutex_unlock(&rb->pause_mutex);
-	rb_put(rb);
+
+	if (!queue)
+		rb_put(rb);
 	return 0;
 }
 

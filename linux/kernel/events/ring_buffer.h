@@ -8,6 +8,7 @@
 #include <linux/poll.h>
 #include <linux/refcount.h>
 #include <linux/spinlock.h>
+#include <linux/workqueue.h>
 #include <asm/local.h>
 
 struct perf_event;
@@ -31,7 +32,18 @@ struct perf_buffer {
 
 	/* PERF_EVENT_IOC_PAUSE_OUTPUT; always set when there is no data */
 	int				paused;
-	struct mutex			pause_mutex;	/* serialises the ioctl */
+	/*
+	 * The control page's output_state follows a pause once the writers
+	 * under way have finished: after a grace period, in pause_work.
+	 * pause_mutex orders the ioctl and that work; pause_seq counts
+	 * pauses and resumes, pause_armed is the pause the work is for.
+	 */
+	struct mutex			pause_mutex;
+	unsigned int			pause_seq;
+	unsigned int			pause_armed;
+	bool				pause_pending;	/* pause_work queued */
+	bool				pause_backward;	/* write_backward */
+	struct rcu_work			pause_work;
 
 	/*
 	 * Written by the copies of an inherited per-task event, which run
@@ -43,6 +55,7 @@ struct perf_buffer {
 	atomic_t			writer_cpu;
 	/* writer_cpu is a lock in all but name: lockdep knows it by this */
 	struct lockdep_map		writer_map;
+	unsigned long			writer_irqflags;	/* the holder's */
 
 	/* writers: one CPU at a time (see shared), any context */
 	local_t				head;		/* next byte to reserve */

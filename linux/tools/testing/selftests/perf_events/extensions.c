@@ -424,6 +424,23 @@ static int ov_parse(struct __test_metadata *_metadata, struct ring *r,
 }
 
 /*
+ * PAUSE_OUTPUT returns at once; the control page says paused once the
+ * records that were being written are whole, a grace period later.
+ */
+static int wait_output_paused(struct ring *r)
+{
+	int i;
+
+	for (i = 0; i < 5000; i++) {
+		if (__atomic_load_n(&r->meta->output_state, __ATOMIC_ACQUIRE) ==
+		    PERF_OUTPUT_STATE_PAUSED)
+			return 0;
+		usleep(1000);
+	}
+	return -1;
+}
+
+/*
  * A buffer that is full and one that is paused look alike to a reader of
  * data_head and data_tail; output_state tells them apart.
  */
@@ -453,12 +470,47 @@ TEST(output_state_paused_flag)
 	EXPECT_EQ(0, r.meta->output_state);
 
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_PAUSE_OUTPUT, 1));
-	EXPECT_EQ(PERF_OUTPUT_STATE_PAUSED, r.meta->output_state);
+	EXPECT_EQ(0, wait_output_paused(&r));
 	/* pausing twice is still paused */
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_PAUSE_OUTPUT, 1));
 	EXPECT_EQ(PERF_OUTPUT_STATE_PAUSED, r.meta->output_state);
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_PAUSE_OUTPUT, 0));
 	EXPECT_EQ(0, r.meta->output_state);
+	/* resumed before it settled: it says paused only for the last pause */
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_PAUSE_OUTPUT, 1));
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_PAUSE_OUTPUT, 0));
+	usleep(100 * 1000);
+	EXPECT_EQ(0, r.meta->output_state);
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_PAUSE_OUTPUT, 1));
+	EXPECT_EQ(0, wait_output_paused(&r));
+	ring_unmap(&r);
+	close(fd);
+}
+
+/*
+ * perf record --overwrite pauses every CPU's buffer for each snapshot:
+ * a pause must not cost a grace period (milliseconds).  400 pauses and
+ * resumes take well under a second unless each waits for one.
+ */
+TEST(output_pause_does_not_wait_a_grace_period)
+{
+	struct timespec t0, t1;
+	struct ring r;
+	long long ns;
+	int fd, i;
+
+	fd = ov_open(0, 0);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, ring_map(&r, fd, OV_PAGES, PROT_READ | PROT_WRITE));
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (i = 0; i < 400; i++) {
+		ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_PAUSE_OUTPUT, 1));
+		ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_PAUSE_OUTPUT, 0));
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	ns = (t1.tv_sec - t0.tv_sec) * 1000000000LL + t1.tv_nsec - t0.tv_nsec;
+	TH_LOG("400 pauses and resumes in %lld us", ns / 1000);
+	EXPECT_GT(1000000000LL, ns);
 	ring_unmap(&r);
 	close(fd);
 }
@@ -495,7 +547,7 @@ static void overwrite_rounds(struct __test_metadata *_metadata, int backward)
 				break;
 		}
 		ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_PAUSE_OUTPUT, 1));
-		ASSERT_EQ(PERF_OUTPUT_STATE_PAUSED, r.meta->output_state);
+		ASSERT_EQ(0, wait_output_paused(&r));
 		head = ring_head(&r);
 		bound = __atomic_load_n(&r.meta->data_bound, __ATOMIC_ACQUIRE);
 		if (backward) {
