@@ -151,6 +151,7 @@ static int aux_alloc_pages(struct perf_aux_area *aux, int node)
 		for (i = 0; i < (1 << order); i++)
 			aux->pages[done + i] = page_address(page + i);
 		done += 1 << order;
+		cond_resched();
 	}
 	return 0;
 }
@@ -203,13 +204,30 @@ static struct perf_aux_area *aux_create(struct perf_event *event,
 {
 	int node = event->cpu == -1 ? NUMA_NO_NODE : cpu_to_node(event->cpu);
 	struct perf_aux_area *aux;
+	unsigned long pinned;
+	size_t bytes;
 	int err;
 
-	aux = kvzalloc_node(struct_size(aux, pages, nr_pages), GFP_KERNEL,
-			    node);
-	if (!aux)
+	/*
+	 * The locked-memory limits first: nothing is allocated for a size
+	 * the caller may not have.  The page array is charged to the
+	 * caller's memory cgroup too, and a size kvmalloc() cannot give is
+	 * ENOMEM, not a warning.
+	 */
+	bytes = struct_size(aux, pages, nr_pages);
+	if (bytes > INT_MAX)
 		return ERR_PTR(-ENOMEM);
+	err = rb_charge(vma->vm_mm, current_user(), nr_pages, &pinned);
+	if (err)
+		return ERR_PTR(err);
 
+	aux = kvzalloc_node(bytes, GFP_KERNEL_ACCOUNT | __GFP_NOWARN, node);
+	if (!aux) {
+		err = -ENOMEM;
+		goto uncharge;
+	}
+
+	aux->pinned = pinned;
 	aux->pmu = event->pmu;
 	aux->pgoff = pgoff;
 	aux->nr_pages = nr_pages;
@@ -223,13 +241,9 @@ static struct perf_aux_area *aux_create(struct perf_event *event,
 	init_irq_work(&aux->free_irq_work, aux_free_irq_work);
 	INIT_WORK(&aux->free_work, aux_free_work);
 
-	err = rb_charge(vma->vm_mm, current_user(), nr_pages, &aux->pinned);
-	if (err)
-		goto free;
-
 	err = aux_alloc_pages(aux, node);
 	if (err)
-		goto uncharge;
+		goto free;
 
 	aux->priv = event->pmu->setup_aux(event, aux->pages, nr_pages,
 					  aux->overwrite);
@@ -245,11 +259,11 @@ static struct perf_aux_area *aux_create(struct perf_event *event,
 
 free_pages:
 	aux_free_pages(aux, nr_pages);
-uncharge:
-	atomic_long_sub(nr_pages - aux->pinned, &current_user()->perf_mlock);
-	atomic64_sub(aux->pinned, &vma->vm_mm->pinned_vm);
 free:
 	kvfree(aux);
+uncharge:
+	atomic_long_sub(nr_pages - pinned, &current_user()->perf_mlock);
+	atomic64_sub(pinned, &vma->vm_mm->pinned_vm);
 	return ERR_PTR(err);
 }
 

@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <poll.h>
+#include <pthread.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
@@ -665,6 +666,182 @@ TEST_F(writer, shared_buffer_aux_mapped_from_both_sides)
 	write_int(paranoid, old_paranoid);
 	ASSERT_TRUE(WIFEXITED(status));
 	EXPECT_EQ(0, WEXITSTATUS(status));
+}
+
+/*
+ * An AUX area far beyond the locked-memory limits: 2^39 and 2^40 bytes
+ * (2^27 and 2^28 pages), which an unprivileged user under a
+ * perf_event_mlock_kb allowance and RLIMIT_MEMLOCK of 0 must be refused.
+ * The refusal must come before anything is allocated for the area: the
+ * table of its pages alone is 1 or 2 GiB.  A thread watches VmallocUsed
+ * and MemFree in /proc/meminfo while mmap() runs (memory taken and given
+ * back inside the call shows only there), and the kernel must not warn
+ * (the table of 2^28 pages is over what kvmalloc() accepts): the WARN
+ * taint, bit 9 of /proc/sys/kernel/tainted, stays clear if it was.
+ */
+#define HUGE_VMALLOC_KB	(64 * 1024)
+#define HUGE_FREE_KB	(256 * 1024)
+#define TAINT_WARN	(1 << 9)
+
+/* A field of /proc/meminfo, in kB; -1 if it cannot be read. */
+static long long meminfo_kb(const char *field)
+{
+	size_t len = strlen(field);
+	long long kb = -1;
+	char line[256];
+	FILE *f;
+
+	f = fopen("/proc/meminfo", "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, field, len) && line[len] == ':') {
+			kb = strtoll(line + len + 1, NULL, 10);
+			break;
+		}
+	}
+	fclose(f);
+	return kb;
+}
+
+struct mem_watch {
+	pthread_t thread;
+	int stop;
+	long long vmalloc_max, free_min;
+};
+
+static void *mem_watcher(void *arg)
+{
+	struct mem_watch *w = arg;
+	long long v, f;
+
+	while (!__atomic_load_n(&w->stop, __ATOMIC_RELAXED)) {
+		v = meminfo_kb("VmallocUsed");
+		f = meminfo_kb("MemFree");
+		if (v > w->vmalloc_max)
+			w->vmalloc_max = v;
+		if (f >= 0 && f < w->free_min)
+			w->free_min = f;
+	}
+	return NULL;
+}
+
+/* What mapping the huge area of one size came to. */
+struct huge_result {
+	int err;		/* mmap()'s errno, 0 if it mapped */
+	long long vmalloc_grew;	/* kB, at most, during the call */
+	long long free_fell;	/* kB, at most, during the call */
+};
+
+/* Map an AUX area of @size bytes on a fresh aux_test event of @type. */
+static int huge_aux_map(int type, __u64 size, struct huge_result *res)
+{
+	long page = page_size();
+	struct perf_event_attr attr;
+	long long vmalloc0, free0;
+	struct mem_watch w;
+	struct ring r;
+	void *p;
+	int fd;
+
+	aux_test_attr(&attr, type);
+	attr.disabled = 1;
+	attr.exclude_kernel = 1;
+	attr.exclude_hv = 1;
+	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	if (fd < 0)
+		return -1;
+	if (ring_map(&r, fd, 1, PROT_READ | PROT_WRITE))
+		return -1;
+	r.meta->aux_offset = 2 * page;
+	r.meta->aux_size = size;
+
+	vmalloc0 = meminfo_kb("VmallocUsed");
+	free0 = meminfo_kb("MemFree");
+	if (vmalloc0 < 0 || free0 < 0)
+		return -1;
+	memset(&w, 0, sizeof(w));
+	w.vmalloc_max = vmalloc0;
+	w.free_min = free0;
+	if (pthread_create(&w.thread, NULL, mem_watcher, &w))
+		return -1;
+	/* let the watcher take its first look */
+	usleep(10000);
+	p = mmap(NULL, size, PROT_READ, MAP_SHARED | MAP_NORESERVE, fd,
+		 2 * page);
+	res->err = p == MAP_FAILED ? errno : 0;
+	__atomic_store_n(&w.stop, 1, __ATOMIC_RELAXED);
+	pthread_join(w.thread, NULL);
+	res->vmalloc_grew = w.vmalloc_max - vmalloc0;
+	res->free_fell = free0 - w.free_min;
+	if (p != MAP_FAILED)
+		munmap(p, size);
+	ring_unmap(&r);
+	close(fd);
+	return 0;
+}
+
+TEST_F(writer, aux_huge_size_refused_without_allocating)
+{
+	const char *paranoid = "/proc/sys/kernel/perf_event_paranoid";
+	static const int shift[] = { 40, 39 };
+	struct huge_result res[2];
+	struct rlimit none = { 0, 0 };
+	int old_paranoid = 0, tainted0 = 0, tainted1 = 0, status, i, p[2];
+	int root = !geteuid();
+	pid_t pid;
+
+	if (!root && (read_int(paranoid, &old_paranoid) || old_paranoid < 0))
+		SKIP(return, "perf_event_paranoid -1: no limit to check");
+	read_int("/proc/sys/kernel/tainted", &tainted0);
+	if (root) {
+		ASSERT_EQ(0, read_int(paranoid, &old_paranoid));
+		/* paranoid -1 lifts the limits; 2 lets nobody trace itself */
+		ASSERT_EQ(0, write_int(paranoid, 2));
+	}
+	ASSERT_EQ(0, pipe(p));
+	pid = fork();
+	if (pid == 0) {
+		close(p[0]);
+		memset(res, 0, sizeof(res));
+		if (setrlimit(RLIMIT_MEMLOCK, &none) ||
+		    (root && (setresgid(65534, 65534, 65534) ||
+			      setresuid(65534, 65534, 65534))))
+			_exit(2);
+		for (i = 0; i < 2; i++)
+			if (huge_aux_map(self->type, 1ULL << shift[i], &res[i]))
+				_exit(3);
+		_exit(write(p[1], res, sizeof(res)) == sizeof(res) ? 0 : 4);
+	}
+	close(p[1]);
+	ASSERT_GT(pid, 0);
+	i = read(p[0], res, sizeof(res));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	close(p[0]);
+	if (root)
+		write_int(paranoid, old_paranoid);
+	read_int("/proc/sys/kernel/tainted", &tainted1);
+	ASSERT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status))
+		TH_LOG("child status 0x%x (2: dropping privileges, 3: the "
+		       "event or its buffer)", status);
+	ASSERT_EQ(sizeof(res), i);
+
+	for (i = 0; i < 2; i++) {
+		TH_LOG("2^%d bytes: %s; VmallocUsed up to +%lld kB, MemFree "
+		       "down to -%lld kB", shift[i],
+		       res[i].err ? strerror(res[i].err) : "mapped",
+		       res[i].vmalloc_grew, res[i].free_fell);
+		EXPECT_TRUE(res[i].err == EPERM || res[i].err == ENOMEM)
+			TH_LOG("2^%d bytes: %s", shift[i],
+			       strerror(res[i].err));
+		EXPECT_GT(HUGE_VMALLOC_KB, res[i].vmalloc_grew);
+		EXPECT_GT(HUGE_FREE_KB, res[i].free_fell);
+	}
+	if (tainted0 & TAINT_WARN)
+		TH_LOG("the kernel had warned before: taint not checked");
+	else
+		EXPECT_EQ(0, tainted1 & TAINT_WARN)
+			TH_LOG("the kernel warned (tainted %d)", tainted1);
 }
 
 /*
