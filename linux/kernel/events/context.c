@@ -1031,19 +1031,35 @@ static __always_inline void task_ctx_deactivate(struct perf_cpu_context *cpuctx,
 
 	raw_spin_lock(&ctx->lock);
 	perf_ctx_update_time(ctx);
+	/*
+	 * The CPU is no longer this task's before any PMU is enabled again
+	 * below: a driver's pmu_enable() must find the task that runs next
+	 * (none yet) in perf_cpu_task_ctx(), not this one (pmu-driver.rst).
+	 */
+	cpuctx->task_ctx = NULL;
 	list_for_each_entry(epc, &ctx->pmu_ctx_list, pmu_ctx_entry) {
+		perf_this_cpc(epc->pmu)->task_epc = NULL;
 		/* -1 too where it goes off: a later skip must not find it */
 		if (perf_epc_stays_on(epc)) {
 			epc->stayed_cpu = smp_processor_id();
-		} else {
+		} else if (likely(!ctx->nr_user) || epc->nr_active) {
 			epc->stayed_cpu = -1;
 			perf_epc_sched_out(epc, EVENT_ALL);
+		} else {
+			/*
+			 * None of this PMU's groups is on, but the PMU may
+			 * have opened user access for this task's events:
+			 * an enable closes it.
+			 */
+			epc->stayed_cpu = -1;
+			perf_pmu_disable(epc->pmu);
+			perf_pmu_enable(epc->pmu);
 		}
 		epc->rotate_necessary = 0;
-		perf_this_cpc(epc->pmu)->task_epc = NULL;
 	}
 	ctx->is_active = 0;
-	cpuctx->task_ctx = NULL;
+	if (unlikely(atomic_read(&ctx->nr_mapped)))
+		perf_task_clock_pages_stand(ctx);
 	raw_spin_unlock(&ctx->lock);
 }
 

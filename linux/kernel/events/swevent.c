@@ -883,6 +883,30 @@ bool perf_swevent_may_stay_on(struct perf_event *event)
 }
 
 /**
+ * perf_task_clock_pages_stand - a task context with clocks that stay on went out
+ * @ctx: the task context, its ctx->lock held, just made inactive on this CPU
+ *
+ * The control page of a mapped task-clock that stayed on says that its
+ * count grows by one per ns (PERF_USER_COUNT_TIME) while its task runs;
+ * from now until the task is back (when the page is written again) it
+ * stands still, and a reader other than the task must see that.  Called
+ * only while some event of @ctx is mapped (ctx->nr_mapped).
+ */
+void perf_task_clock_pages_stand(struct perf_event_context *ctx)
+{
+	struct perf_event *event;
+
+	lockdep_assert_held(&ctx->lock);
+	list_for_each_entry(event, &ctx->event_list, event_entry) {
+		if (event->pmu != &perf_task_clock_pmu || !READ_ONCE(event->rb) ||
+		    !(event->attach_state & PERF_ATTACH_STAYS_ON) ||
+		    event->state != PERF_EVENT_STATE_ACTIVE)
+			continue;
+		perf_event_update_userpage(event);
+	}
+}
+
+/**
  * perf_pmu_counts_in_software - is @pmu one of the counting software PMUs?
  * @pmu: the PMU
  *

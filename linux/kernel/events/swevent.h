@@ -8,6 +8,7 @@ void perf_swevent_setup(void);	/* registers the software PMUs */
 bool perf_is_cpu_clock(struct perf_event *event);
 bool perf_swevent_may_stay_on(struct perf_event *event);
 bool perf_pmu_counts_in_software(struct pmu *pmu);
+void perf_task_clock_pages_stand(struct perf_event_context *ctx);
 /* add() of a sampling software-counted event (software, breakpoint PMUs) */
 void perf_swevent_start_period(struct perf_event *event);
 

@@ -17,6 +17,7 @@
 #include <glob.h>
 #include <limits.h>
 #include <sched.h>
+#include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1009,6 +1010,130 @@ TEST_F(uacc, user_access_not_inherited_by_next_task)
 	EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGILL)
 		TH_LOG("child status 0x%x: it read the cycle counter", status);
 	munmap(pc, sysconf(_SC_PAGESIZE));
+	close(fd);
+}
+
+/*
+ * The same with a CPU-wide cycles event on that CPU as well, which keeps
+ * the PMU's counters in use across every switch there.  Task A, with an
+ * EL0-readable counter, and task B, of another user and with no events,
+ * take turns on CPU 1; each of B's reads of the cycle counter must trap
+ * (it would show the CPU-wide event's count, another user's).  B counts
+ * the reads that trapped (SIGILL, caught) and those that did not.
+ */
+#define UA_CPU		1
+#define UA_RUN_NS	(1000 * 1000 * 1000LL)
+#define UA_NOBODY	65534
+
+static sigjmp_buf ua_env;
+static volatile int ua_read_ok, ua_trapped;
+
+static void ua_on_sigill(int sig)
+{
+	(void)sig;
+	siglongjmp(ua_env, 1);
+}
+
+/* Task A: its counter, readable at EL0 (1 on @ready), then yield a lot. */
+static void ua_owner(__u32 type, int go, int ready)
+{
+	struct perf_event_mmap_page *pc = NULL;
+	long long end;
+	char c = 0;
+	__u64 v;
+	int fd;
+
+	if (pin_to_cpu(0, UA_CPU))
+		_exit(2);
+	fd = open_counter(type, EV_CPU_CYCLES, CFG1_RDPMC, 0, -1);
+	if (fd >= 0)
+		pc = map_user_page(fd);
+	c = pc && !user_read(pc, &v);
+	if (write(ready, &c, 1) != 1 || read(go, &c, 1) != 1)
+		_exit(1);
+	end = monotonic_ns() + UA_RUN_NS;
+	while (monotonic_ns() < end) {
+		user_read(pc, &v);
+		sched_yield();
+	}
+	_exit(0);
+}
+
+/* Task B: another user, no events; {reads done, reads trapped} to @out. */
+static void ua_reader(int go, int out)
+{
+	struct sigaction sa;
+	long long end;
+	int res[2];
+	char c;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = ua_on_sigill;
+	if (pin_to_cpu(0, UA_CPU) || sigaction(SIGILL, &sa, NULL) ||
+	    setresgid(UA_NOBODY, UA_NOBODY, UA_NOBODY) ||
+	    setresuid(UA_NOBODY, UA_NOBODY, UA_NOBODY))
+		_exit(2);
+	if (read(go, &c, 1) != 1)
+		_exit(1);
+	end = monotonic_ns() + UA_RUN_NS;
+	while (monotonic_ns() < end) {
+		sched_yield();
+		if (sigsetjmp(ua_env, 1)) {
+			ua_trapped++;
+			continue;
+		}
+		read_pmc(31);
+		__asm__ __volatile__("" : : : "memory");
+		ua_read_ok++;
+	}
+	res[0] = ua_read_ok;
+	res[1] = ua_trapped;
+	_exit(write(out, res, sizeof(res)) == sizeof(res) ? 0 : 1);
+}
+
+TEST_F(uacc, user_access_closed_with_cpu_wide_event)
+{
+	int fd, go[2], ready[2], out[2], res[2] = { -1, -1 }, status;
+	struct perf_event_attr attr;
+	pid_t a, b;
+	char c = 0;
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) <= UA_CPU)
+		SKIP(return, "needs CPU %d", UA_CPU);
+	ASSERT_EQ(0, write_int(USER_ACCESS, 1));
+	hw_attr(&attr, self->pmu.type, EV_CPU_CYCLES, 0);
+	fd = sys_perf_event_open(&attr, -1, UA_CPU, -1, 0);
+	ASSERT_LE(0, fd) TH_LOG("cycles on CPU %d: %s", UA_CPU,
+				strerror(errno));
+	ASSERT_EQ(0, pipe(go));
+	ASSERT_EQ(0, pipe(ready));
+	ASSERT_EQ(0, pipe(out));
+
+	a = fork();
+	ASSERT_LE(0, a);
+	if (!a)
+		ua_owner(self->pmu.type, go[0], ready[1]);
+	ASSERT_EQ(1, read(ready[0], &c, 1));
+	ASSERT_EQ(1, c) TH_LOG("task A has no EL0 access to begin with");
+	b = fork();
+	ASSERT_LE(0, b);
+	if (!b)
+		ua_reader(go[0], out[1]);
+	close(out[1]);
+	ASSERT_EQ(2, write(go[1], "gg", 2));
+
+	EXPECT_EQ(sizeof(res), read(out[0], res, sizeof(res)));
+	ASSERT_EQ(b, waitpid(b, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status))
+		TH_LOG("task B: status 0x%x", status);
+	ASSERT_EQ(a, waitpid(a, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status))
+		TH_LOG("task A: status 0x%x", status);
+	TH_LOG("task B: %d reads of the cycle counter worked, %d trapped",
+	       res[0], res[1]);
+	EXPECT_EQ(0, res[0]);
+	EXPECT_LT(0, res[1]);
+	EXPECT_LT(0, read_value(fd));
 	close(fd);
 }
 

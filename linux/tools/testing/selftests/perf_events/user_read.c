@@ -417,6 +417,85 @@ TEST(group_read_from_pages)
 	}
 }
 
+/*
+ * Another thread's task-clock, read from the page while that thread
+ * sleeps: its clock stands still, and so must the page's value, which
+ * must agree with read().  The page may not go on adding the time since
+ * it was written while the thread ran (cap_user_count_time left set for
+ * a task that is off the CPU).  Where the page offers no count for the
+ * clock (no cap_user_time, or mainline) there is nothing to compare.
+ */
+#define SLEEP_NS	(300 * 1000 * 1000LL)
+#define SLEEP_SLACK_NS	(10 * 1000 * 1000LL)
+
+struct sleeper {
+	pthread_t thread;
+	int ready[2], go[2];
+	int fd, err;
+	struct perf_event_mmap_page *pc;
+};
+
+/* Open and map a task-clock on itself, run a little, then block. */
+static void *sleeper_fn(void *arg)
+{
+	struct sleeper *s = arg;
+	char c = 0;
+
+	s->fd = open_counting(PERF_COUNT_SW_TASK_CLOCK);
+	if (s->fd >= 0)
+		s->pc = map_page(s->fd);
+	s->err = s->pc ? 0 : errno;
+	burn_cpu(5 * 1000 * 1000);
+	if (write(s->ready[1], &c, 1) != 1)
+		return NULL;
+	/* blocks until the main thread has looked */
+	if (read(s->go[0], &c, 1) != 1)
+		return NULL;
+	return NULL;
+}
+
+TEST(other_thread_task_clock_stands_still_in_page_while_it_sleeps)
+{
+	__u64 p0, p1, r0, r1, diff;
+	struct sleeper s = { .fd = -1 };
+	int t0, t1;
+	char c = 0;
+
+	ASSERT_EQ(0, pipe(s.ready));
+	ASSERT_EQ(0, pipe(s.go));
+	ASSERT_EQ(0, pthread_create(&s.thread, NULL, sleeper_fn, &s));
+	ASSERT_EQ(1, read(s.ready[0], &c, 1));
+	ASSERT_NE(NULL, s.pc) TH_LOG("task-clock of the thread: %s",
+				     strerror(s.err));
+	if (!s.pc->cap_user_count) {
+		TH_LOG("no cap_user_count for task-clock: nothing to compare");
+	} else {
+		/* the thread is in its read() by now */
+		usleep(50 * 1000);
+		ASSERT_EQ(0, page_count(s.pc, &p0, &t0));
+		r0 = read_value(s.fd);
+		usleep(SLEEP_NS / 1000);
+		ASSERT_EQ(0, page_count(s.pc, &p1, &t1));
+		r1 = read_value(s.fd);
+		TH_LOG("page %llu -> %llu ns (cap_user_count_time %d, %d), "
+		       "read() %llu -> %llu ns, over %lld ms asleep",
+		       p0, p1, t0, t1, r0, r1, SLEEP_NS / 1000000);
+		EXPECT_NE(~0ULL, r1);
+		EXPECT_GE(r1, r0);
+		EXPECT_GE(SLEEP_SLACK_NS, r1 - r0);
+		EXPECT_GE(p1, p0);
+		EXPECT_GE(SLEEP_SLACK_NS, p1 - p0)
+			TH_LOG("the page's clock ran while its task slept");
+		diff = p1 > r1 ? p1 - r1 : r1 - p1;
+		EXPECT_GE(SLEEP_SLACK_NS, diff)
+			TH_LOG("page %llu ns, read() %llu ns", p1, r1);
+	}
+	ASSERT_EQ(1, write(s.go[1], &c, 1));
+	ASSERT_EQ(0, pthread_join(s.thread, NULL));
+	unmap_page(s.pc);
+	close(s.fd);
+}
+
 TEST(not_offered_where_the_page_cannot_tell)
 {
 	struct perf_event_attr attr;
