@@ -1064,6 +1064,8 @@ struct perf_sample_data {
 	u64				sample_flags;	/* PERF_SAMPLE_* filled in */
 	u64				dyn_size;	/* variable-size parts */
 	u64				period;
+	/* a group's PERF_SAMPLE_READ: the bytes reserved for it, 0 before */
+	u64				read_size;
 
 	/* the sample id fields */
 	u64				type;
@@ -1106,11 +1108,12 @@ static inline void perf_sample_data_init(struct perf_sample_data *data,
 {
 	data->period = period;
 	data->dyn_size = 0;
+	data->read_size = 0;
 	data->sample_flags = PERF_SAMPLE_PERIOD;
-	if (addr) {
+	/* 0 unless given: a BPF program may read it before it is sampled */
+	data->addr = addr;
+	if (addr)
 		data->sample_flags |= PERF_SAMPLE_ADDR;
-		data->addr = addr;
-	}
 }
 
 /* Bytes the sample will take in the ring buffer, header included. */

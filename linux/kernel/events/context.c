@@ -104,6 +104,7 @@
 #include "groups.h"
 #include "overflow.h"
 #include "records.h"
+#include "read.h"
 #include "rotate.h"
 #include "swevent.h"
 
@@ -1418,6 +1419,23 @@ static __always_inline void event_try_start(struct perf_cpu_context *cpuctx,
 	event_try_start_group(cpuctx, event);
 }
 
+/*
+ * Group bookkeeping, kept here alone: a member joined or left @leader's
+ * group (or @leader became a group).  Every member's read() and sample
+ * sizes follow; the generation moves on, except in an inherited copy,
+ * which has its original's (read() of a group with copies requires
+ * that the two agree: the copy's members are the original's).
+ */
+static void group_changed(struct perf_event *leader)
+{
+	lockdep_assert_held(&leader->ctx->lock);
+	if (leader->parent)
+		leader->group_generation = leader->parent->group_generation;
+	else
+		leader->group_generation++;
+	perf_group_calc_sizes(leader);
+}
+
 /* Link @event into @ctx and its group; nothing goes on the PMU yet. */
 static void install_locked(struct perf_cpu_context *cpuctx,
 			   struct perf_event_context *ctx,
@@ -1447,13 +1465,14 @@ static void install_locked(struct perf_cpu_context *cpuctx,
 	event->attach_state |= PERF_ATTACH_CONTEXT;
 	if (leader == event) {
 		perf_groups_add(event);
+		group_changed(event);
 	} else if (!(event->attach_state & PERF_ATTACH_GROUP)) {
 		/* (a sibling that moves with its group is still linked) */
 		list_add_tail(&event->sibling_list, &leader->sibling_list);
 		leader->nr_siblings++;
-		leader->group_generation++;
 		event->attach_state |= PERF_ATTACH_GROUP;
 		leader->attach_state |= PERF_ATTACH_GROUP;
+		group_changed(leader);
 	}
 }
 
@@ -1514,8 +1533,8 @@ static void detach_group(struct perf_cpu_context *cpuctx,
 
 		list_del_init(&event->sibling_list);
 		leader->nr_siblings--;
-		leader->group_generation++;
 		event->attach_state &= ~PERF_ATTACH_GROUP;
+		group_changed(leader);
 		return;
 	}
 	lockdep_assert_held(&ctx->lock);
@@ -1524,6 +1543,7 @@ static void detach_group(struct perf_cpu_context *cpuctx,
 		list_del_init(&sibling->sibling_list);
 		sibling->group_leader = sibling;
 		sibling->attach_state &= ~PERF_ATTACH_GROUP;
+		perf_group_calc_sizes(sibling);
 		/* a member that left with its task stays out */
 		if (!(sibling->attach_state & PERF_ATTACH_CONTEXT))
 			continue;
@@ -1540,6 +1560,7 @@ static void detach_group(struct perf_cpu_context *cpuctx,
 	}
 	event->nr_siblings = 0;
 	event->attach_state &= ~PERF_ATTACH_GROUP;
+	group_changed(event);
 }
 
 static void remove_func(struct perf_cpu_context *cpuctx,

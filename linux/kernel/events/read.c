@@ -67,7 +67,7 @@ size_t perf_read_size_for(u64 read_format, int nr_siblings)
 
 /**
  * perf_event_calc_read_size - set event->read_size
- * @event: the event, whose group is not changing (ctx->mutex held, or not
+ * @event: the event, whose group is not changing (ctx->lock held, or not
  *	   installed yet)
  *
  * To be called again for every member whenever the group grows or shrinks.
@@ -81,13 +81,13 @@ void perf_event_calc_read_size(struct perf_event *event)
 
 /**
  * perf_group_calc_sizes - perf_event_calc_read_size() for a whole group
- * @leader: the group's leader; ctx->mutex held
+ * @leader: the group's leader; its ctx->lock held, as the group changes
  */
 void perf_group_calc_sizes(struct perf_event *leader)
 {
 	struct perf_event *sibling;
 
-	lockdep_assert_held(&leader->ctx->mutex);
+	lockdep_assert_held(&leader->ctx->lock);
 	perf_event_calc_read_size(leader);
 	for_each_sibling_event(sibling, leader)
 		perf_event_calc_read_size(sibling);

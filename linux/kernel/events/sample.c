@@ -112,7 +112,9 @@ void perf_event_calc_header_sizes(struct perf_event *event)
 	if (type & PERF_SAMPLE_WEIGHT_TYPE)
 		words++;
 	bytes = words * sizeof(u64);
-	if (type & PERF_SAMPLE_READ)
+	/* a group's size changes with it: each sample sizes it (dyn_size) */
+	if ((type & PERF_SAMPLE_READ) &&
+	    !(event->attr.read_format & PERF_FORMAT_GROUP))
 		bytes += event->read_size;
 	event->header_size = bytes;
 
@@ -652,6 +654,17 @@ void perf_prepare_sample(struct perf_sample_data *data,
 	if (todo & PERF_SAMPLE_IP)
 		data->ip = perf_instruction_pointer(regs);
 
+	/*
+	 * A group's READ layout is sized once per sample, here: a member
+	 * that joins or leaves meanwhile (an NMI may come in the middle
+	 * of that) changes what is written, never how much.
+	 */
+	if (unlikely(type & PERF_SAMPLE_READ) &&
+	    (event->attr.read_format & PERF_FORMAT_GROUP) && !data->read_size) {
+		data->read_size = READ_ONCE(event->read_size);
+		data->dyn_size += data->read_size;
+	}
+
 	/* only fixed fields: nothing variable to size, nothing to cut */
 	if (likely(!(type & ~PERF_SAMPLE_FIXED_HEAD))) {
 		if (todo & PERF_SAMPLE_ADDR)
@@ -815,14 +828,15 @@ static void perf_words_add_member(struct perf_sample_words *w,
 
 /*
  * The group layout of read(2).  As many members are written as
- * event->read_size (part of the reserved size) has room for: should the
- * group change under us, members are left out or zero-filled, never
- * written past the reservation.  IRQs off: the group cannot change or
- * be rescheduled on this CPU meanwhile.
+ * @reserved bytes (data->read_size, sized at perf_prepare_sample()) have
+ * room for: should the group have changed since, members are left out or
+ * zero-filled, never written past the reservation.  IRQs off: the group
+ * cannot be rescheduled on this CPU meanwhile.
  */
 static void perf_output_read_group(struct perf_output_handle *handle,
-				   struct perf_event *event, bool refresh,
-				   bool own_only, u64 enabled, u64 running)
+				   struct perf_event *event, u64 reserved,
+				   bool refresh, bool own_only,
+				   u64 enabled, u64 running)
 {
 	struct perf_event *leader = event->group_leader, *member;
 	u64 read_format = event->attr.read_format;
@@ -833,7 +847,7 @@ static void perf_output_read_group(struct perf_output_handle *handle,
 
 	w.nr = 0;
 
-	room = event->read_size / sizeof(u64);
+	room = reserved / sizeof(u64);
 	room = room > head ? (room - head) / per : 0;
 
 	perf_words_add(&w, room);
@@ -890,8 +904,8 @@ static void perf_output_read(struct perf_output_handle *handle,
 		perf_event_times_local(event, &enabled, &running);
 
 	if (read_format & PERF_FORMAT_GROUP) {
-		perf_output_read_group(handle, event, refresh, own_only,
-				       enabled, running);
+		perf_output_read_group(handle, event, data->read_size, refresh,
+				       own_only, enabled, running);
 		goto out;
 	}
 

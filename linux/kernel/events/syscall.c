@@ -683,7 +683,6 @@ static struct file *perf_open_install(struct perf_open_args *args,
 	event->filp = file;
 	event->owner = current;
 	perf_install_event(ctx, event, event->cpu);
-	perf_group_calc_sizes(event->group_leader);
 	mutex_unlock(&ctx->mutex);
 
 	if (task)

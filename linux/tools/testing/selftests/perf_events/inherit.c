@@ -218,6 +218,68 @@ TEST(inherit_group_read)
 	close(leader);
 }
 
+/*
+ * A group read after a member has closed, while a child holds copies of
+ * the group: the copies were made from the group as it is then (leader
+ * and one sibling), so they agree with it and the read sums them in.
+ * It gives the two members left, not an error.  The child blocks on a
+ * pipe, so that its copies exist during the read.
+ */
+TEST(inherited_group_read_after_member_closed)
+{
+	struct perf_event_attr attr;
+	__u64 buf[1 + 2 * 3], lid, sid;
+	int leader, s1, s2, go[2];
+	pid_t child;
+	char c;
+
+	sw_attr(&attr, PERF_COUNT_SW_TASK_CLOCK);
+	attr.inherit = 1;
+	attr.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID;
+	attr.exclude_kernel = 1;
+	leader = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	ASSERT_GE(leader, 0) TH_LOG("inherit + GROUP: %s", strerror(errno));
+	sw_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS);
+	attr.inherit = 1;
+	attr.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID;
+	attr.exclude_kernel = 1;
+	s1 = sys_perf_event_open(&attr, 0, -1, leader, 0);
+	ASSERT_GE(s1, 0) TH_LOG("page-faults sibling: %s", strerror(errno));
+	sw_attr(&attr, PERF_COUNT_SW_CONTEXT_SWITCHES);
+	attr.inherit = 1;
+	attr.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID;
+	attr.exclude_kernel = 1;
+	s2 = sys_perf_event_open(&attr, 0, -1, leader, 0);
+	ASSERT_GE(s2, 0) TH_LOG("context-switches sibling: %s",
+				strerror(errno));
+	lid = event_id(leader);
+	sid = event_id(s1);
+	close(s2);
+
+	ASSERT_EQ(0, pipe(go));
+	child = fork();
+	ASSERT_GE(child, 0);
+	if (child == 0) {
+		close(go[1]);
+		_exit(read(go[0], &c, 1) == 0 ? 0 : 1);
+	}
+	close(go[0]);
+
+	/* nr, then {value, id} of the leader and of the sibling left */
+	memset(buf, 0xff, sizeof(buf));
+	EXPECT_EQ(8 + 2 * 16, read(leader, buf, sizeof(buf)))
+		TH_LOG("group read with a child alive: %s", strerror(errno));
+	EXPECT_EQ(2, buf[0]);
+	EXPECT_EQ(lid, buf[2]);
+	EXPECT_EQ(sid, buf[4]);
+
+	/* end of file on the pipe lets the child exit */
+	close(go[1]);
+	EXPECT_EQ(0, reap_child(child));
+	close(s1);
+	close(leader);
+}
+
 /* Sampling with PERF_SAMPLE_READ may be inherited only with SAMPLE_TID. */
 TEST(inherit_sample_read_needs_tid)
 {

@@ -7,8 +7,8 @@
  * PERIOD ioctls, sigtrap, and BPF programs on overflow (SET_BPF).
  *
  * Samples come from software events only (page faults, one sample per
- * fault, and the task clock) so that every architecture runs the same
- * tests; side-band records from the dummy event.
+ * fault, and the task and CPU clocks) so that every architecture runs the
+ * same tests; side-band records from the dummy event.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -271,6 +271,208 @@ TEST(sample_read_group)
 
 	ring_unmap(&r);
 	close(sibling);
+	close(leader);
+}
+
+/*
+ * Spin in user mode for @ns of wall time, looking at the clock only now
+ * and then: a clock sampler that excludes the kernel finds the task in
+ * user mode at nearly every tick.
+ */
+static void spin_user_ns(long long ns)
+{
+	long long end = monotonic_ns() + ns;
+	unsigned long i;
+
+	do {
+		for (i = 0; i < 100000; i++)
+			__asm__ __volatile__("" : : "r" (i) : "memory");
+	} while (monotonic_ns() < end);
+}
+
+/* A user-only cpu-clock sampler, 1 ms period, reading its group. */
+static void clock_group_attr(struct perf_event_attr *attr, __u64 sample_type)
+{
+	sw_attr(attr, PERF_COUNT_SW_CPU_CLOCK);
+	attr->sample_period = 1000 * 1000;
+	attr->sample_type = sample_type;
+	attr->read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID;
+	attr->disabled = 1;
+	attr->exclude_kernel = 1;
+	attr->exclude_hv = 1;
+}
+
+/* What the PERF_SAMPLE_READ group samples of a ring looked like. */
+struct group_samples {
+	int samples;	/* of the task asked for (any, if pid 0) */
+	int bad;	/* of those, with another nr, size or ids */
+	__u64 bad_nr;	/* the nr of the first bad one */
+	int others;	/* samples of other tasks */
+};
+
+/*
+ * Go through the samples of @r, of sample_type [TID |] READ with
+ * read_format GROUP | ID: nr, then {value, id} of each member.  A good
+ * one has @nr members whose ids are @ids, in order, and a size that fits
+ * them.  With @pid not 0, only the samples of that process are looked at.
+ */
+static void scan_group_samples(struct ring *r, int with_tid, pid_t pid,
+			       __u64 nr, const __u64 *ids,
+			       struct group_samples *gs)
+{
+	__u64 buf[REC_MAX / 8], *s;
+	struct perf_event_header *h;
+	__u64 i;
+	int ok;
+
+	memset(gs, 0, sizeof(*gs));
+	while ((h = ring_next(r, buf, sizeof(buf)))) {
+		if (h->type != PERF_RECORD_SAMPLE)
+			continue;
+		s = buf + 1;
+		if (with_tid) {
+			if (pid && half(s[0], 0) != (__u32)pid) {
+				gs->others++;
+				continue;
+			}
+			s++;
+		}
+		gs->samples++;
+		ok = s[0] == nr &&
+		     h->size == sizeof(*h) + (with_tid + 1 + 2 * nr) * 8;
+		for (i = 0; ok && i < nr; i++)
+			ok = s[2 + 2 * i] == ids[i];
+		if (!ok && !gs->bad++)
+			gs->bad_nr = s[0];
+	}
+}
+
+/*
+ * An inherited group that samples with PERF_SAMPLE_READ: the copies in a
+ * child form the same group, so the child's samples carry every member,
+ * as the parent's do (with the parent's ids, the primary ones).  The
+ * event is bound to a CPU, where an inherited event may be mapped.
+ */
+TEST(sample_read_group_inherited_carries_every_member)
+{
+	const __u64 type = PERF_SAMPLE_TID | PERF_SAMPLE_READ;
+	struct perf_event_attr attr;
+	struct group_samples gs;
+	int leader, sibling, cpu;
+	struct ring r;
+	__u64 ids[2];
+	pid_t child;
+
+	cpu = sched_getcpu();
+	ASSERT_LE(0, cpu);
+	ASSERT_EQ(0, pin_to_cpu(0, cpu));
+	clock_group_attr(&attr, type);
+	attr.inherit = 1;
+	leader = sys_perf_event_open(&attr, 0, cpu, -1, 0);
+	ASSERT_GE(leader, 0) TH_LOG("cpu-clock leader: %s", strerror(errno));
+	sw_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS);
+	attr.inherit = 1;
+	attr.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID;
+	attr.exclude_kernel = 1;
+	attr.exclude_hv = 1;
+	sibling = sys_perf_event_open(&attr, 0, cpu, leader, 0);
+	ASSERT_GE(sibling, 0) TH_LOG("sibling: %s", strerror(errno));
+	ids[0] = event_id(leader);
+	ids[1] = event_id(sibling);
+	ASSERT_EQ(0, ring_map(&r, leader, 32, PROT_READ | PROT_WRITE))
+		TH_LOG("mmap on CPU %d: %s", cpu, strerror(errno));
+
+	ASSERT_EQ(0, enable(leader));
+	spin_user_ns(50 * 1000 * 1000LL);
+	child = fork();
+	ASSERT_GE(child, 0);
+	if (child == 0) {
+		spin_user_ns(200 * 1000 * 1000LL);
+		_exit(0);
+	}
+	ASSERT_EQ(0, reap_child(child));
+	ASSERT_EQ(0, disable(leader));
+
+	/* the parent's samples, then the child's */
+	scan_group_samples(&r, 1, getpid(), 2, ids, &gs);
+	EXPECT_FALSE(r.bad);
+	TH_LOG("parent: %d samples, %d bad", gs.samples, gs.bad);
+	EXPECT_LT(0, gs.samples);
+	EXPECT_EQ(0, gs.bad) TH_LOG("a parent sample has nr %llu",
+				    (unsigned long long)gs.bad_nr);
+	/* nothing was handed back to the kernel: go through it all again */
+	r.tail = 0;
+	scan_group_samples(&r, 1, child, 2, ids, &gs);
+	TH_LOG("child: %d samples, %d bad", gs.samples, gs.bad);
+	ASSERT_LT(0, gs.samples) TH_LOG("no sample of the child");
+	EXPECT_EQ(0, gs.bad) TH_LOG("a child sample has nr %llu",
+				    (unsigned long long)gs.bad_nr);
+
+	ring_unmap(&r);
+	close(sibling);
+	close(leader);
+}
+
+/*
+ * A member that closes leaves the group: the samples taken afterwards,
+ * and read(), carry the members that are left, and nothing in its place.
+ */
+TEST(sample_read_group_after_member_closed)
+{
+	struct perf_event_attr attr;
+	struct group_samples gs;
+	int leader, sib[2], i;
+	__u64 ids[3], buf[1 + 2 * 3];
+	struct ring r;
+
+	clock_group_attr(&attr, PERF_SAMPLE_READ);
+	leader = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	ASSERT_GE(leader, 0) TH_LOG("cpu-clock leader: %s", strerror(errno));
+	ids[0] = event_id(leader);
+	for (i = 0; i < 2; i++) {
+		sw_attr(&attr, i ? PERF_COUNT_SW_CONTEXT_SWITCHES :
+				   PERF_COUNT_SW_PAGE_FAULTS);
+		attr.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID;
+		attr.exclude_kernel = 1;
+		attr.exclude_hv = 1;
+		sib[i] = sys_perf_event_open(&attr, 0, -1, leader, 0);
+		ASSERT_GE(sib[i], 0) TH_LOG("sibling %d: %s", i,
+					    strerror(errno));
+		ids[1 + i] = event_id(sib[i]);
+	}
+	ASSERT_EQ(0, ring_map(&r, leader, 16, PROT_READ | PROT_WRITE));
+
+	/* three members to begin with */
+	ASSERT_EQ(0, enable(leader));
+	spin_user_ns(20 * 1000 * 1000LL);
+	ASSERT_EQ(0, disable(leader));
+	scan_group_samples(&r, 0, 0, 3, ids, &gs);
+	TH_LOG("before the close: %d samples, %d bad", gs.samples, gs.bad);
+	EXPECT_EQ(0, gs.bad) TH_LOG("a sample has nr %llu",
+				    (unsigned long long)gs.bad_nr);
+
+	/* then two: what was written before the close is skipped */
+	close(sib[1]);
+	r.tail = ring_head(&r);
+	ring_publish(&r);
+	ASSERT_EQ(0, enable(leader));
+	spin_user_ns(100 * 1000 * 1000LL);
+	ASSERT_EQ(0, disable(leader));
+	scan_group_samples(&r, 0, 0, 2, ids, &gs);
+	EXPECT_FALSE(r.bad);
+	TH_LOG("after the close: %d samples, %d bad", gs.samples, gs.bad);
+	ASSERT_LT(0, gs.samples);
+	EXPECT_EQ(0, gs.bad) TH_LOG("a sample has nr %llu",
+				    (unsigned long long)gs.bad_nr);
+
+	memset(buf, 0xff, sizeof(buf));
+	EXPECT_EQ(8 + 2 * 16, read(leader, buf, sizeof(buf)));
+	EXPECT_EQ(2, buf[0]);
+	EXPECT_EQ(ids[0], buf[2]);
+	EXPECT_EQ(ids[1], buf[4]);
+
+	ring_unmap(&r);
+	close(sib[0]);
 	close(leader);
 }
 
