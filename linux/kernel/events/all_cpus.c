@@ -188,6 +188,9 @@ static void all_cpus_free(struct perf_all_cpus *all)
 {
 	int cpu;
 
+	for_each_possible_cpu(cpu)
+		if (all->events[cpu])
+			perf_event_drop_owner(all->events[cpu]);
 	mutex_lock(&all->mutex);
 	all_cpus_lock_ctxs(all);
 	for_each_possible_cpu(cpu)
@@ -346,6 +349,12 @@ static long perf_all_cpus_ioctl(struct file *file, unsigned int cmd,
 {
 	struct perf_all_cpus *all = file->private_data;
 	ctx_func_t func;
+	long err;
+
+	/* as perf_ioctl(): the LSM is asked for write access to the events */
+	err = security_perf_event_write(all->events[cpumask_first(cpu_possible_mask)]);
+	if (err)
+		return err;
 
 	switch (cmd) {
 	case PERF_EVENT_IOC_ENABLE:
@@ -584,6 +593,10 @@ int perf_all_cpus_open(struct perf_event_attr *attr, pid_t pid, int cpu,
 	if (err)
 		goto out_free;
 
+	/* prctl() reaches them as it reaches the opener's other events */
+	for_each_possible_cpu(c)
+		if (all->events[c])
+			perf_event_set_owner(all->events[c]);
 	all->id = perf_event_primary_id(all->events[cpumask_first(cpu_possible_mask)]);
 	err = anon_inode_getfd("[perf_event]", &perf_all_cpus_fops, all,
 			       O_RDWR | (flags & PERF_FLAG_FD_CLOEXEC ?

@@ -385,7 +385,28 @@ void perf_event_put_deferred(struct perf_event *event)
  * Release
  */
 
-static void event_drop_owner(struct perf_event *event)
+/**
+ * perf_event_set_owner - the opener owns @event
+ * @event: a new event, reachable through a file now
+ *
+ * prctl(PR_TASK_PERF_EVENTS_{EN,DIS}ABLE) walks the owner's list of events;
+ * the owner's exit takes them off it (perf_event_exit_task()).
+ */
+void perf_event_set_owner(struct perf_event *event)
+{
+	struct task_struct *opener = current;
+
+	mutex_lock(&opener->perf_event_mutex);
+	event->owner = opener;
+	list_add_tail(&event->owner_entry, &opener->perf_event_list);
+	mutex_unlock(&opener->perf_event_mutex);
+}
+
+/**
+ * perf_event_drop_owner - take @event off its owner's list, if it has one
+ * @event: an event being released
+ */
+void perf_event_drop_owner(struct perf_event *event)
 {
 	struct task_struct *owner;
 
@@ -460,7 +481,7 @@ int perf_event_release_kernel(struct perf_event *event)
 {
 	struct perf_event_context *ctx;
 
-	event_drop_owner(event);
+	perf_event_drop_owner(event);
 	if (event->ctx) {
 		ctx = perf_event_ctx_lock(event);
 		perf_remove_event(event, DETACH_GROUP | DETACH_DEAD);

@@ -10,6 +10,8 @@ struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
 				    perf_overflow_handler_t overflow_handler,
 				    void *context, int cgroup_fd);
 void perf_event_free(struct perf_event *event);	/* never installed */
+void perf_event_set_owner(struct perf_event *event);
+void perf_event_drop_owner(struct perf_event *event);
 u64 perf_event_last_id(void);
 int perf_event_set_clock(struct perf_event *event, clockid_t clk);
 bool perf_event_tryget(struct perf_event *event);

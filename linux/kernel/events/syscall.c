@@ -681,7 +681,6 @@ static struct file *perf_open_install(struct perf_open_args *args,
 	if (move_to)
 		perf_group_move(args->leader, move_to);
 	event->filp = file;
-	event->owner = current;
 	perf_install_event(ctx, event, event->cpu);
 	mutex_unlock(&ctx->mutex);
 
@@ -701,16 +700,6 @@ out_exec_lock:
 	if (task)
 		up_read(&task->signal->exec_update_lock);
 	return ERR_PTR(err);
-}
-
-/* prctl(PR_TASK_PERF_EVENTS_{EN,DIS}ABLE) walks the opener's own list. */
-static void perf_event_link_to_opener(struct perf_event *event)
-{
-	struct task_struct *opener = current;
-
-	mutex_lock(&opener->perf_event_mutex);
-	list_add_tail(&event->owner_entry, &opener->perf_event_list);
-	mutex_unlock(&opener->perf_event_mutex);
 }
 
 /**
@@ -797,7 +786,7 @@ SYSCALL_DEFINE5(perf_event_open, struct perf_event_attr __user *, attr_uptr,
 		goto out_event;
 	}
 
-	perf_event_link_to_opener(event);
+	perf_event_set_owner(event);
 
 	/* The leader is now reachable through the group: drop group_fd. */
 	perf_open_put_targets(&args);

@@ -1131,6 +1131,39 @@ TEST(all_cpus_enable_disable_reset)
 }
 
 /*
+ * prctl(PR_TASK_PERF_EVENTS_DISABLE) stops every event the calling
+ * process created, those behind an fd for every CPU among them, and
+ * PR_TASK_PERF_EVENTS_ENABLE starts them again.  cpu-clock counts wall
+ * time on every CPU, idle or not: any CPU left running shows.
+ */
+TEST(all_cpus_prctl_disable_enable)
+{
+	__u64 v[3], w[3];
+	int fd;
+
+	fd = ac_open(PERF_COUNT_SW_CPU_CLOCK, AC_TIMES, 0);
+	ASSERT_LE(0, fd) TH_LOG("PERF_FLAG_ALL_CPUS: %s (mainline refuses it)",
+				strerror(errno));
+	burn_cpu(20 * 1000 * 1000LL);
+	ASSERT_EQ(0, prctl(PR_TASK_PERF_EVENTS_DISABLE, 0, 0, 0, 0));
+	ASSERT_EQ(sizeof(v), read(fd, v, sizeof(v)));
+	burn_cpu(20 * 1000 * 1000LL);
+	usleep(20000);
+	ASSERT_EQ(sizeof(w), read(fd, w, sizeof(w)));
+	EXPECT_LT(0, v[0]);
+	EXPECT_EQ(v[0], w[0]) TH_LOG("%llu ns more after the prctl",
+				     (unsigned long long)(w[0] - v[0]));
+	EXPECT_EQ(v[1], w[1]);
+
+	ASSERT_EQ(0, prctl(PR_TASK_PERF_EVENTS_ENABLE, 0, 0, 0, 0));
+	burn_cpu(20 * 1000 * 1000LL);
+	ASSERT_EQ(sizeof(v), read(fd, v, sizeof(v)));
+	EXPECT_LT(w[0], v[0]);
+	EXPECT_LT(w[1], v[1]);
+	close(fd);
+}
+
+/*
  * Context switches counted by one fd on every CPU match those counted by
  * one event per online CPU, opened inside the fd's window: mainline's way
  * of doing the same.
