@@ -45,6 +45,8 @@
 #include <linux/smp.h>
 #include <linux/sysctl.h>
 
+#include <clocksource/arm_arch_timer.h>
+
 #include <asm/arm_pmuv3.h>
 #include <asm/irq_regs.h>
 #include <asm/virt.h>
@@ -703,15 +705,19 @@ void arch_perf_update_userpage(struct perf_event *event,
 			       struct perf_event_mmap_page *userpg, u64 now)
 {
 	struct clock_read_data *rd;
+	bool from_timer;
 	unsigned int seq;
 	u64 cyc, zero;
 	u32 mult, shift;
 
 	userpg->cap_user_rdpmc = pmuv3_event_user_reads(event);
-	userpg->pmc_width = pmuv3_event_is_long(event) ? 64 : 32;
+	userpg->pmc_width = userpg->cap_user_rdpmc ?
+			    (pmuv3_event_is_long(event) ? 64 : 32) : 0;
 
 	do {
 		rd = sched_clock_read_begin(&seq);
+		/* user space can read CNTVCT_EL0, not another clocksource */
+		from_timer = rd->read_sched_clock == arch_timer_read_counter;
 		cyc = rd->epoch_cyc;
 		mult = rd->mult;
 		shift = rd->shift;
@@ -719,6 +725,12 @@ void arch_perf_update_userpage(struct perf_event *event,
 		userpg->time_mask = rd->sched_clock_mask;
 		zero = rd->epoch_ns;
 	} while (sched_clock_read_retry(seq));
+
+	userpg->cap_user_time = 0;
+	userpg->cap_user_time_zero = 0;
+	userpg->cap_user_time_short = 0;
+	if (!from_timer)
+		return;
 
 	/*
 	 * User space computes (rem * time_mult) >> time_shift in 64 bits with
