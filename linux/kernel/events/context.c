@@ -43,11 +43,13 @@
  * task->perf_event_ctxp is published with cmpxchg() under
  *   task->perf_event_mutex and read under RCU with a refcount_inc_not_zero();
  *   contexts and task epcs are freed after an RCU grace period.
- * NMI: only perf_event_times_local() (perf_event_read_local(), samples
- *   with PERF_SAMPLE_READ, the control page update), which reads the
- *   context clock without ctx->lock through ctx->timeoffset.  Hard IRQ:
- *   the IPI handlers (and rotate.c's multiplexing hrtimer).  The
- *   context-switch hooks run with the runqueue lock held and IRQs off.
+ * NMI: of this file, only perf_event_times_local() (perf_event_read_local(),
+ *   samples with PERF_SAMPLE_READ, the control page update), which reads
+ *   the context clock without ctx->lock through ctx->timeoffset; what
+ *   else of the core runs in NMI is listed once, in locking.rst ("NMI").
+ *   Hard IRQ: the IPI handlers (and rotate.c's multiplexing hrtimer).
+ *   The context-switch hooks run with the runqueue lock held and IRQs
+ *   off.
  *
  * The locking rules of the whole core, every lock and the order they nest
  * in, are in Documentation/perf/core/locking.rst.
