@@ -794,6 +794,27 @@ void perf_epc_sched_out(struct perf_event_pmu_context *epc, int what)
 	perf_pmu_enable(epc->pmu);
 }
 
+/**
+ * perf_epc_sched_out_leaving - take off the groups of a task context going out
+ * @epc: a sub-context of a task context that this CPU no longer names
+ *	 (cpuctx->task_ctx cleared already); its ctx->lock held
+ *
+ * perf_epc_sched_out(@epc, EVENT_ALL), and where none of its groups is on
+ * but the context has user-read events, a pmu_disable()/pmu_enable() pair
+ * all the same: the driver may have opened user access for them, and
+ * closes it there (pmu-driver.rst).
+ */
+void perf_epc_sched_out_leaving(struct perf_event_pmu_context *epc)
+{
+	lockdep_assert_held(&epc->ctx->lock);
+	if (likely(!epc->ctx->nr_user) || epc->nr_active) {
+		perf_epc_sched_out(epc, EVENT_ALL);
+		return;
+	}
+	perf_pmu_disable(epc->pmu);
+	perf_pmu_enable(epc->pmu);
+}
+
 /*
  * A group that stayed on while its task context was inactive, met by the
  * sched-in walk of the context on this CPU: it is on here now.
@@ -1045,18 +1066,9 @@ static __always_inline void task_ctx_deactivate(struct perf_cpu_context *cpuctx,
 		/* -1 too where it goes off: a later skip must not find it */
 		if (perf_epc_stays_on(epc)) {
 			epc->stayed_cpu = smp_processor_id();
-		} else if (likely(!ctx->nr_user) || epc->nr_active) {
-			epc->stayed_cpu = -1;
-			perf_epc_sched_out(epc, EVENT_ALL);
 		} else {
-			/*
-			 * None of this PMU's groups is on, but the PMU may
-			 * have opened user access for this task's events:
-			 * an enable closes it.
-			 */
 			epc->stayed_cpu = -1;
-			perf_pmu_disable(epc->pmu);
-			perf_pmu_enable(epc->pmu);
+			perf_epc_sched_out_leaving(epc);
 		}
 		epc->rotate_necessary = 0;
 	}

@@ -282,6 +282,7 @@ static inline void perf_ctx_unlock_other(struct perf_cpu_context *cpuctx,
  * A flexible group that does not fit marks its sub-context for rotation.
  */
 void perf_epc_sched_out(struct perf_event_pmu_context *epc, int what);
+void perf_epc_sched_out_leaving(struct perf_event_pmu_context *epc);
 void perf_epc_sched_in(struct perf_event_pmu_context *epc, int what);
 void perf_ctx_sched_out(struct perf_event_context *ctx, int what);
 void perf_ctx_sched_in(struct perf_event_context *ctx, int what);

@@ -576,15 +576,20 @@ static void sched_out_all_func(struct perf_cpu_context *cpuctx,
 			       struct perf_event_context *ctx, void *info)
 {
 	struct perf_event_pmu_context *epc;
+	bool here = cpuctx && cpuctx->task_ctx == ctx;
 
+	/* as at a switch: PMUs enabled from here on see no task context */
+	if (here)
+		cpuctx->task_ctx = NULL;
 	list_for_each_entry(epc, &ctx->pmu_ctx_list, pmu_ctx_entry) {
-		perf_epc_sched_out(epc, EVENT_ALL);
 		if (cpuctx)
 			perf_this_cpc(epc->pmu)->task_epc = NULL;
+		if (here)
+			perf_epc_sched_out_leaving(epc);
+		else
+			perf_epc_sched_out(epc, EVENT_ALL);
 	}
 	ctx->is_active = 0;
-	if (cpuctx && cpuctx->task_ctx == ctx)
-		cpuctx->task_ctx = NULL;
 }
 
 /*
