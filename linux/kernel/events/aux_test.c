@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * "aux_test": a software PMU that writes into the AUX area, so that the
- * AUX code can be tested on machines whose hardware has no tracer (or
- * whose emulator does not model one).  Debug kernels only, and registered
- * only while /sys/module/aux_test/parameters/enable is 1 (root sets it;
- * setting it back to 0 takes the PMU away, revoking its open events).
+ * "aux_test": a PMU, counted in software, that writes into the AUX area,
+ * so that the AUX code can be tested on machines whose hardware has no
+ * tracer (or whose emulator does not model one).  Debug kernels only, and
+ * registered only while /sys/module/aux_test/parameters/enable is 1 (root
+ * sets it; setting it back to 0 takes the PMU away, revoking its open
+ * events).  It registers as a hardware PMU (perf_hw_context), as a trace
+ * unit does: the core's shortcuts for its own software PMUs (groups that
+ * always fit, no per-CPU accounting) are not for it.
  *
  * An event of it counts bytes.  Each time it leaves the CPU (context
  * switch, disable, close) it writes attr.config bytes (a multiple of 8,
@@ -341,7 +344,7 @@ static void aux_test_free_aux(void *data)
 }
 
 static struct pmu aux_test_pmu = {
-	.task_ctx_nr	= perf_sw_context,
+	.task_ctx_nr	= perf_hw_context,
 	.capabilities	= PERF_PMU_CAP_NO_NMI | PERF_PMU_CAP_ITRACE |
 			  PERF_PMU_CAP_AUX_OUTPUT | PERF_PMU_CAP_AUX_PAUSE,
 

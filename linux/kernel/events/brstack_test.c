@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * "brstack_test": a software PMU whose samples carry a branch stack, so
- * that the core's handling of PERF_SAMPLE_BRANCH_STACK (attr fields,
- * record layout, attr.sample_max_stack) can be tested on machines whose
- * PMU records no branches.  Built with CONFIG_PERF_AUX_TEST, and
+ * "brstack_test": a PMU, counted in software, whose samples carry a branch
+ * stack, so that the core's handling of PERF_SAMPLE_BRANCH_STACK (attr
+ * fields, record layout, attr.sample_max_stack) can be tested on machines
+ * whose PMU records no branches.  Built with CONFIG_PERF_AUX_TEST, and
  * registered only while /sys/module/brstack_test/parameters/enable is 1.
+ * Like the hardware it stands in for, it is a perf_hw_context PMU.
  *
  * An event of it is a clock: it counts the nanoseconds it runs and, when
  * sampling, takes a sample every attr.sample_period nanoseconds (at least
@@ -169,7 +170,7 @@ static int brstack_test_event_init(struct perf_event *event)
 }
 
 static struct pmu brstack_test_pmu = {
-	.task_ctx_nr	= perf_sw_context,
+	.task_ctx_nr	= perf_hw_context,
 	.capabilities	= PERF_PMU_CAP_NO_NMI,
 
 	.event_init	= brstack_test_event_init,
