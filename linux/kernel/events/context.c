@@ -807,6 +807,8 @@ void perf_epc_sched_out(struct perf_event_pmu_context *epc, int what)
 void perf_epc_sched_out_leaving(struct perf_event_pmu_context *epc)
 {
 	lockdep_assert_held(&epc->ctx->lock);
+	/* the rule of pmu-driver.rst: drivers no longer see it as running */
+	lockdep_assert(this_cpu_read(perf_cpu_context.task_ctx) != epc->ctx);
 	if (likely(!epc->ctx->nr_user) || epc->nr_active) {
 		perf_epc_sched_out(epc, EVENT_ALL);
 		return;
