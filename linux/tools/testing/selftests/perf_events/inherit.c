@@ -218,6 +218,23 @@ TEST(inherit_group_read)
 	close(leader);
 }
 
+/* An inherited user-only counter of @config in the group of @group_fd. */
+static int open_inherited_member(__u64 config, int group_fd)
+{
+	struct perf_event_attr attr;
+
+	sw_attr(&attr, config);
+	attr.inherit = 1;
+	attr.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID;
+	attr.exclude_kernel = 1;
+	return sys_perf_event_open(&attr, 0, -1, group_fd, 0);
+}
+
+static int stay_put(long long unused)
+{
+	return 0;
+}
+
 /*
  * A group read after a member has closed, while a child holds copies of
  * the group: the copies were made from the group as it is then (leader
@@ -227,43 +244,24 @@ TEST(inherit_group_read)
  */
 TEST(inherited_group_read_after_member_closed)
 {
-	struct perf_event_attr attr;
 	__u64 buf[1 + 2 * 3], lid, sid;
-	int leader, s1, s2, go[2];
+	int leader, s1, s2, go;
 	pid_t child;
-	char c;
 
-	sw_attr(&attr, PERF_COUNT_SW_TASK_CLOCK);
-	attr.inherit = 1;
-	attr.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID;
-	attr.exclude_kernel = 1;
-	leader = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	leader = open_inherited_member(PERF_COUNT_SW_TASK_CLOCK, -1);
 	ASSERT_GE(leader, 0) TH_LOG("inherit + GROUP: %s", strerror(errno));
-	sw_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS);
-	attr.inherit = 1;
-	attr.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID;
-	attr.exclude_kernel = 1;
-	s1 = sys_perf_event_open(&attr, 0, -1, leader, 0);
+	s1 = open_inherited_member(PERF_COUNT_SW_PAGE_FAULTS, leader);
 	ASSERT_GE(s1, 0) TH_LOG("page-faults sibling: %s", strerror(errno));
-	sw_attr(&attr, PERF_COUNT_SW_CONTEXT_SWITCHES);
-	attr.inherit = 1;
-	attr.read_format = PERF_FORMAT_GROUP | PERF_FORMAT_ID;
-	attr.exclude_kernel = 1;
-	s2 = sys_perf_event_open(&attr, 0, -1, leader, 0);
+	s2 = open_inherited_member(PERF_COUNT_SW_CONTEXT_SWITCHES, leader);
 	ASSERT_GE(s2, 0) TH_LOG("context-switches sibling: %s",
 				strerror(errno));
 	lid = event_id(leader);
 	sid = event_id(s1);
 	close(s2);
 
-	ASSERT_EQ(0, pipe(go));
-	child = fork();
+	/* the child waits with its copies until released */
+	child = fork_waiting_work(stay_put, 0, &go);
 	ASSERT_GE(child, 0);
-	if (child == 0) {
-		close(go[1]);
-		_exit(read(go[0], &c, 1) == 0 ? 0 : 1);
-	}
-	close(go[0]);
 
 	/* nr, then {value, id} of the leader and of the sibling left */
 	memset(buf, 0xff, sizeof(buf));
@@ -273,9 +271,7 @@ TEST(inherited_group_read_after_member_closed)
 	EXPECT_EQ(lid, buf[2]);
 	EXPECT_EQ(sid, buf[4]);
 
-	/* end of file on the pipe lets the child exit */
-	close(go[1]);
-	EXPECT_EQ(0, reap_child(child));
+	EXPECT_EQ(0, release_child(child, go));
 	close(s1);
 	close(leader);
 }
