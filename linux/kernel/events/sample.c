@@ -654,23 +654,23 @@ void perf_prepare_sample(struct perf_sample_data *data,
 	if (todo & PERF_SAMPLE_IP)
 		data->ip = perf_instruction_pointer(regs);
 
-	/*
-	 * A group's READ layout is sized once per sample, here: a member
-	 * that joins or leaves meanwhile (an NMI may come in the middle
-	 * of that) changes what is written, never how much.
-	 */
-	if (unlikely(type & PERF_SAMPLE_READ) &&
-	    (event->attr.read_format & PERF_FORMAT_GROUP) && !data->read_size) {
-		data->read_size = READ_ONCE(event->read_size);
-		data->dyn_size += data->read_size;
-	}
-
 	/* only fixed fields: nothing variable to size, nothing to cut */
 	if (likely(!(type & ~PERF_SAMPLE_FIXED_HEAD))) {
 		if (todo & PERF_SAMPLE_ADDR)
 			data->addr = 0;
 		data->sample_flags |= todo;
 		return;
+	}
+
+	/*
+	 * A group's READ layout is sized once per sample, here: a member
+	 * that joins or leaves meanwhile (an NMI may come in the middle
+	 * of that) changes what is written, never how much.
+	 */
+	if ((type & PERF_SAMPLE_READ) &&
+	    (event->attr.read_format & PERF_FORMAT_GROUP) && !data->read_size) {
+		data->read_size = READ_ONCE(event->read_size);
+		data->dyn_size += data->read_size;
 	}
 
 	/* what only the hardware could tell: "unknown" unless a driver did */
