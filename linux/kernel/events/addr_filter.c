@@ -27,12 +27,20 @@
  * (every inherited copy too), moved when current maps an executable part
  * of a filtered file (perf_event_mmap()), and cleared at exec.
  *
- * Locking: the list and nr_file_filters of a filter owner (the event user
- * space opened) change under its ctx->mutex and its head's lock; the
- * ranges and the generation of each event under the owner's head lock
- * (a raw spinlock, IRQs off), which pmu->addr_filters_sync() runs under
- * too.  Order: ctx->mutex > child_mutex > mmap_lock > ctx->lock > head
- * lock.
+ * Locking: the DOC: block "Address filter lock" below, shown in
+ * Documentation/perf/core/locking.rst.
+ */
+
+/**
+ * DOC: Address filter lock
+ *
+ * ``event->addr_filters.lock`` (``struct perf_addr_filters_head``)
+ *   A raw spinlock, the *head lock*.  Inherited copies use their top parent's head, lock
+ *   included.  Protects the filter list and ``nr_file_filters`` (which also
+ *   need the owner's ``ctx->mutex`` to change), each event's
+ *   ``addr_filter_ranges`` and ``addr_filters_gen``.  ``pmu->addr_filters_sync()``
+ *   runs under it.  Taken inside ``ctx->lock`` (the mmap hook, a driver's
+ *   ``start()``) and inside ``mmap_lock``.
  */
 
 #include <linux/export.h>

@@ -47,14 +47,31 @@
  *     counter N times                                       EOPNOTSUPP
  * and then whatever opening the event of one CPU gives.
  *
- * Locking: all->mutex serialises the fd's ioctls; it nests outside
- * every context's mutex and lock.  Install and release take the CPU
- * contexts' mutexes in CPU order, all of them, as one nest under
- * all->mutex (mutex_lock_nest_lock()).  The events never leave their
- * contexts while the fd is open: only the release removes them, and PMUs
- * whose events migrate are refused.  So the cross-call's handler may act
- * on its CPU's event under that context's lock without its mutex: no one
- * else enables, disables or resets these events.
+ * Locking: the DOC: block "ALL_CPUS fd lock" below, shown in
+ * Documentation/perf/core/locking.rst.
+ */
+
+/**
+ * DOC: ALL_CPUS fd lock
+ *
+ * ``all->mutex`` (``struct perf_all_cpus``, a mutex)
+ *   Serialises the ioctls of one ``PERF_FLAG_ALL_CPUS`` fd.  The
+ *   ioctls reach each CPU's event by one cross-call to all CPUs, whose
+ *   handler changes its CPU's event (enable, disable, reset) under that
+ *   context's ``ctx->lock`` without its ``ctx->mutex``.
+ *   That is the one exception to the rule that such changes are made under
+ *   ``ctx->mutex``, and it holds because only the fd changes the state of
+ *   its events, and they never leave their contexts while it is open (PMUs
+ *   whose events migrate are refused).  Events of CPUs the cross-call did
+ *   not reach (offline ones) are changed under ``ctx->mutex`` as usual.
+ *   Installing and removing the events, which changes the contexts' lists,
+ *   holds the mutexes of all the CPU contexts, taken in CPU order as one
+ *   lockdep nest under ``all->mutex`` (``mutex_lock_nest_lock()``), around
+ *   one cross-call.
+ *   ``SET_FILTER`` takes each CPU context's ``ctx->mutex`` in turn, one at a
+ *   time, as the ioctl of one event does.  ``mmap()`` and ``poll()`` of the
+ *   fd do not take ``all->mutex``: they act on one CPU's event at a time
+ *   under its ``event->mmap_mutex``, as for one event.
  */
 
 #include <linux/anon_inodes.h>

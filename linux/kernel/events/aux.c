@@ -28,12 +28,22 @@
  * freeing to an IRQ work, which hands it to a work item.  The pages
  * stay allocated while hardware may still write to them.
  *
- * Locking: rb->aux is set and cleared under rb->aux_mutex (inside the
- * mapping event's mmap_mutex when mapping) and read under RCU; the
- * area's mmap_count changes under that mutex too, so a mapping never
- * takes up an area its last unmapping is taking away.  Transactions run with interrupts off
- * (NMI included) on the CPU the event is active on; aux->busy keeps a
- * second one out.
+ * Locking: the DOC: block "AUX area lock" below, shown in
+ * Documentation/perf/core/locking.rst.
+ */
+
+/**
+ * DOC: AUX area lock
+ *
+ * ``rb->aux_mutex`` (``struct perf_buffer``, a mutex)
+ *   Protects ``rb->aux`` (set and cleared under it, read under RCU) and the
+ *   AUX area's mapping count, so that a new mapping never takes up an area
+ *   whose last unmapping is taking it away.  Taken inside the mapping
+ *   event's ``mmap_mutex`` when mapping, alone when a mapping goes.
+ *
+ * A transaction takes no lock: it runs with IRQs off (or in NMI) on the
+ * CPU the writing event is active on, and ``aux->busy`` keeps a second
+ * transaction on the same area out.
  */
 
 #include <linux/export.h>

@@ -19,6 +19,17 @@
  * go away underneath.
  */
 
+/**
+ * DOC: Callchain buffers lock
+ *
+ * ``perf_callchain_mutex`` (``callchain.c``, a mutex)
+ *   Protects the reference count of the per-CPU callchain buffers and the
+ *   ``perf_event_max_stack`` and ``perf_event_max_contexts_per_stack``
+ *   sysctls, which cannot change while the buffers exist.  The buffers
+ *   themselves are read under RCU (or with preemption disabled) and freed
+ *   after a grace period.
+ */
+
 #include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/perf_event.h>

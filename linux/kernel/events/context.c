@@ -10,49 +10,11 @@
  * A CPU context's epc for a PMU is embedded in that PMU's per-CPU
  * perf_cpu_pmu_context ("cpc"); a task context's epcs are allocated.
  *
- * Locking and context rules
- * -------------------------
- * ctx->mutex (sleeping) serialises every change made from process context:
- *   installing and removing events, enable/disable/reset/period, exit and
- *   inheritance.  Taken before ctx->lock; between two contexts, the parent
- *   context's mutex before the child's (inherit.c); event->child_mutex
- *   after any ctx->mutex.  One exception: a task enabling or disabling
- *   its own counting software event, a leader without inherited copies,
- *   while its context is active on its CPU (perf_event_toggle_own()).
- *   That is one step under ctx->lock, as the locked path's is (without
- *   the CPU context's lock, which guards nothing of a software PMU's
- *   sub-context); a change that takes such an event out of its context
- *   for a while under the mutex (perf_group_move()) sends it to the
- *   locked path, which waits.
- * ctx->lock (raw spinlock, always taken with IRQs off) protects what the
- *   scheduling code reads: the epc group lists, event->state, ->oncpu,
- *   ->tstamp and the times, ctx->is_active, ->time, ->timestamp, the epc
- *   and ctx counters.  When both the CPU context and a task context are
- *   locked, the CPU context's lock comes first.  A context switch takes
- *   the CPU context's lock only for a task context with a hardware PMU's
- *   sub-context (ctx->nr_hw_epcs): nothing else of it is the CPU's.
- * A context is *active* on a CPU when ctx->is_active != 0; a task context
- *   is then cpuctx->task_ctx of exactly that CPU.  Events of an active
- *   context are touched only on that CPU: other CPUs send an IPI
- *   (ctx_function_call()).  An inactive context is changed by whoever
- *   holds ctx->lock; the next sched-in sees the result.
- * cpuctx->task_ctx and cpc->task_epc are written only on their own CPU
- *   with IRQs off (context switch, IPI handlers, hotplug callbacks).
- *   A task context that is active always has events (removing the last
- *   event deactivates it), so the pointers never outlive the objects.
- * task->perf_event_ctxp is published with cmpxchg() under
- *   task->perf_event_mutex and read under RCU with a refcount_inc_not_zero();
- *   contexts and task epcs are freed after an RCU grace period.
- * NMI: of this file, only perf_event_times_local() (perf_event_read_local(),
- *   samples with PERF_SAMPLE_READ, the control page update), which reads
- *   the context clock without ctx->lock through ctx->timeoffset; what
- *   else of the core runs in NMI is listed once, in locking.rst ("NMI").
- *   Hard IRQ: the IPI handlers (and rotate.c's multiplexing hrtimer).
- *   The context-switch hooks run with the runqueue lock held and IRQs
- *   off.
- *
- * The locking rules of the whole core, every lock and the order they nest
- * in, are in Documentation/perf/core/locking.rst.
+ * Locking: the rules of the context locks and of the per-CPU scheduling
+ * state are the DOC: blocks "Context locks" and "Per-CPU state" below.
+ * Documentation/perf/core/locking.rst shows them with every other lock of
+ * the core, the order they nest in, and what runs in NMI, hard IRQ and
+ * the context switch.
  *
  * Time: ctx->time advances while (ctx->is_active & EVENT_TIME); an event's
  * total_time_enabled advances with ctx->time while its state is INACTIVE or
@@ -88,6 +50,102 @@
  * changed while it was out (ctx->changed_out, set where ctx_function_call()
  * changes an inactive context) and no mapped event (ctx->nr_mapped), the
  * sub-context needs no walk at all.
+ */
+
+/**
+ * DOC: Per-CPU state
+ *
+ * ``cpuctx->task_ctx``, ``cpc->task_epc``, ``cpc->active_oncpu``,
+ * ``cpc->exclusive`` and the per-CPU list of ``sched_task`` requests have no
+ * lock of their own: they are written only on their own CPU with interrupts
+ * disabled (context switch, IPI handlers, the multiplexing timer, hotplug
+ * callbacks), and the scheduling code changes them with the relevant
+ * ``ctx->lock`` held.  ``perf_sched_cb_inc()`` and ``perf_sched_cb_dec()``
+ * must be called on the CPU concerned with interrupts disabled.
+ */
+
+/**
+ * DOC: Context locks
+ *
+ * ``ctx->mutex`` (``struct perf_event_context``, a mutex)
+ *   Serialises every change made to a context from process context:
+ *   installing and removing events, moving a group to another PMU's
+ *   sub-context, enable, disable, reset, refresh, period, the ioctls, exec's
+ *   enable_on_exec and remove_on_exec, and the task's exit.  While it is
+ *   held an event cannot move to another context; ``perf_event_ctx_lock()``
+ *   takes it and checks afterwards that the event is still in that context
+ *   (``perf_pmu_migrate_context()`` may have moved it).  It tries the mutex
+ *   first under RCU, which keeps a context's memory; only when it must
+ *   sleep on the mutex does it hold a context reference meanwhile.  Once it
+ *   holds the mutex of the event's context, the event's own reference
+ *   keeps the context, so a caller that drops the mutex before unlocking
+ *   takes a reference of its own (``PERF_EVENT_IOC_SET_FILTER`` on a
+ *   tracing event).  It also keeps a
+ *   group's membership still, so ``for_each_sibling_event()`` may be used
+ *   under it.  Nested annotations: a parent task's context before the
+ *   child's (fork), the source and destination CPU contexts in CPU number
+ *   order (``perf_pmu_migrate_context()``), and a group leader's context
+ *   inside the SRCU section of event initialisation.  CPU contexts have a
+ *   lockdep class of their own.
+ *
+ *   ``PERF_EVENT_IOC_ENABLE`` and ``PERF_EVENT_IOC_DISABLE`` (without
+ *   ``PERF_IOC_FLAG_GROUP``) from the task that owns the context, on an
+ *   event of the ``software``, ``cpu_clock`` or ``task_clock`` PMU that
+ *   leads its group in that PMU's sub-context and is not inherited, skip
+ *   it while that context is active on the caller's CPU
+ *   (``perf_event_toggle_own()``): the change is the one step the locked
+ *   path makes there, under the task context's ``ctx->lock`` with IRQs
+ *   off.  The locked path's IPI also holds the CPU context's lock, which
+ *   guards nothing such a step touches: these PMUs keep no per-CPU
+ *   scheduling state and never refuse a group, and an active context
+ *   changes only on its CPU, where nothing else runs meanwhile.  Other
+ *   threads' changes under the mutex are single steps under ``ctx->lock``
+ *   too, but for moving a group to another PMU's sub-context, which takes
+ *   the group out of the context meanwhile: an event found out of its
+ *   context, or in a hardware PMU's sub-context, takes the locked path,
+ *   which waits for the move.  Breakpoint events keep the mutex (their
+ *   ``PERF_EVENT_IOC_MODIFY_ATTRIBUTES`` disables, changes and enables
+ *   under it).
+ *
+ *   One ioctl lets go of it for a while and takes it again:
+ *   ``PERF_EVENT_IOC_SET_FILTER``, with address filters while it parses the
+ *   text and frees the old filters (a path lookup may take
+ *   ``exec_update_lock``, which nests outside ``ctx->mutex``), and with a
+ *   tracing filter while the tracing code builds it.  The caller's
+ *   reference keeps the context alive meanwhile.
+ *
+ * ``ctx->lock`` (``struct perf_event_context``, a raw spinlock)
+ *   Always taken with interrupts disabled.  Protects what the scheduling
+ *   code reads and writes: the group lists and trees of the context's
+ *   sub-contexts, ``ctx->pmu_ctx_list``, ``event->state``, ``event->oncpu``,
+ *   the times (``tstamp``, ``total_time_enabled``, ``total_time_running``),
+ *   ``ctx->is_active``, ``ctx->time``, ``ctx->timestamp``, and the event and
+ *   group counters of contexts and sub-contexts.  When the CPU context and a
+ *   task context are both locked, the CPU context's lock comes first.  The
+ *   multiplexing timer reorders flexible groups under ``ctx->lock`` alone,
+ *   so the group lists must be read under ``ctx->lock``, not under
+ *   ``ctx->mutex`` alone.  The same lock covers the list of leaders that
+ *   are off, ``ctx->nr_queued`` and ``ctx->groups_gen``; the context-switch
+ *   hook reads ``nr_queued`` without it first, takes it to be sure when it
+ *   reads zero, and reads it again under it before it makes the context
+ *   active: a context must never be active without events, as nothing
+ *   would then take it off the CPU once the last task event is gone and
+ *   the context-switch hooks with it.  ``groups_gen`` is also read
+ *   without the lock, by a fork, holding the parent context's
+ *   ``ctx->mutex``: that orders it against installs and removals, and the
+ *   release/acquire pair on the counter against a state change made under
+ *   ``ctx->lock`` alone.  What the fork keeps (``scan_gen``, ``scan_top``,
+ *   ``scan_copy`` of ``struct perf_task_ctx_extra``) is under ``ctx->mutex``.
+ *
+ * Which holder may touch an active context is a separate rule: the events of
+ * a context that is active on a CPU are changed only on that CPU (by IPI
+ * from elsewhere), with its ``ctx->lock`` held.  An inactive context is
+ * changed by whoever holds its ``ctx->lock`` (after checking that it is
+ * inactive and its task is not running).  Such a context may still have
+ * ``ACTIVE`` events: the software PMU's sub-context of a task context stays
+ * on while its task is out (design.rst, "Context switch"), and whoever
+ * changes it then takes those events off under ``ctx->lock`` with no CPU
+ * context, which that PMU allows.
  */
 
 #include <linux/cpu.h>

@@ -39,11 +39,20 @@
  * (hw.bp_list): when they change, the task's entries are taken out of the
  * histograms, its list is changed, and the entries are put back.
  *
- * Locking: bp_slots_lock (a mutex) covers the tables, the hash table's
- * contents and the bp_type/bp_len of reserved breakpoints.  It is taken
- * when events are created and freed and under ctx->mutex (ioctl), never
- * the other way round.  kgdb, which runs with the other CPUs stopped,
- * uses the tables without it when nobody holds it.
+ * Locking: the DOC: block "Breakpoint slots lock" below, shown in
+ * Documentation/perf/core/locking.rst.
+ */
+
+/**
+ * DOC: Breakpoint slots lock
+ *
+ * ``bp_slots_lock`` (``hw_breakpoint.c``, a mutex)
+ *   Protects the debug register reservation tables, the per-task hash of
+ *   breakpoints, and ``bp_type``/``bp_len`` of reserved breakpoints.  Taken
+ *   when breakpoints are created and freed and by ``MODIFY_ATTRIBUTES``, so
+ *   it nests inside ``ctx->mutex`` (and inside ``child_mutex``), never
+ *   outside.  kgdb, which runs with every other CPU stopped, uses the tables
+ *   without it, and only when nobody holds it.
  */
 
 #include <linux/atomic.h>

@@ -11,6 +11,44 @@
  * context mutex, then the child context's, then a child_mutex.
  */
 
+/**
+ * DOC: Inherited copies lock
+ *
+ * ``event->child_mutex`` (a mutex)
+ *   Protects ``event->child_list``, the inherited copies of an event opened
+ *   by the user, and their ``child_entry`` links.  Taken after any
+ *   ``ctx->mutex``.  An ioctl that acts on the copies (ENABLE, DISABLE,
+ *   RESET, MODIFY_ATTRIBUTES, address filters) holds the parent's
+ *   ``ctx->mutex`` and the parent's ``child_mutex``, but not the copies'
+ *   ``ctx->mutex``: for an inherited copy, its parent's ``child_mutex`` is
+ *   what keeps it in its context, and the context code accepts either.  A
+ *   copy leaves its context (exit, exec, the parent's release) with its own
+ *   context's ``ctx->mutex`` and its parent's ``child_mutex`` held, and
+ *   folds its count into the parent under the latter, so a reader holding
+ *   ``child_mutex`` counts every copy exactly once.  An event without
+ *   ``attr.inherit`` never has copies: ``read()`` and the ioctls of one do
+ *   not take it.
+ */
+
+/**
+ * DOC: Lazy inheritance lock
+ *
+ * ``lazy_mutex`` (``struct perf_task_ctx_extra``, a mutex)
+ *   Protects ``lazy_links``, the links of the descendants that wait for
+ *   copies of the context's groups (design.rst, "Groups that are off
+ *   wait").  A fork takes it to publish the child's links, holding no
+ *   other perf lock; an exit or failed fork to remove them, before it
+ *   takes its own context's mutex; ``perf_inherit_lazy()`` holds it, inside
+ *   the top context's mutex, while it copies a group into each descendant's
+ *   context under that context's mutex (nested like a fork's).  A task's
+ *   own list of links (``lazy_own``) has no lock: only its fork, before it
+ *   runs, and its exit change it.
+ *   The ``struct perf_task_ctx_extra`` itself is made on first need
+ *   with no lock: its pointer in the task context goes from NULL to the
+ *   new object once, by ``cmpxchg()`` (a maker that loses frees its own),
+ *   and is read with an acquire, by an NMI too (deferred callchains).
+ */
+
 #include <linux/perf_event.h>
 #include <linux/pid_namespace.h>
 #include <linux/sched.h>

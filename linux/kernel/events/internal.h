@@ -52,9 +52,9 @@
  * CPU only, without an IPI, with IRQs off; one ending in _ipi is an IPI
  * handler run by smp_call_function_single().
  *
- * The locking rules of the whole core are in
- * Documentation/perf/core/locking.rst; context.c's top comment has the
- * part about contexts.
+ * The locking rules: each lock's in a DOC: comment of the file that
+ * owns it (context.c for the context locks), all of them shown together,
+ * with the order they nest in, in Documentation/perf/core/locking.rst.
  */
 #ifndef _KERNEL_EVENTS_INTERNAL_H
 #define _KERNEL_EVENTS_INTERNAL_H

@@ -21,6 +21,36 @@
  * or system (pmu->scope).
  */
 
+/**
+ * DOC: Registry locks
+ *
+ * ``perf_pmus_lock`` (``pmu.c``, a mutex)
+ *   Serialises PMU registration and removal, the list ``perf_pmus`` and the
+ *   idr of type numbers, the ``event_source`` bus, and the CPU masks of
+ *   scoped PMUs (changed by the hotplug callbacks, which then migrate the
+ *   scoped PMUs' events with ``perf_pmu_migrate_context()`` while still
+ *   holding it).
+ *
+ * ``pmus_srcu`` (``pmu.c``, SRCU)
+ *   Readers of the PMU list and of the type idr (``perf_pmu_init_event()``,
+ *   around the PMUs' ``event_init()``, which may sleep) are inside an SRCU
+ *   read section.  ``perf_pmu_unregister()`` unlinks the PMU under
+ *   ``perf_pmus_lock``, then waits for SRCU and RCU readers before it frees
+ *   the PMU's per-CPU state.
+ *
+ * ``pmu->events_lock`` (a spinlock in ``struct pmu``, IRQs off)
+ *   Protects ``pmu->events`` (the PMU's events, from a successful
+ *   ``event_init()`` until they are freed or revoked) and
+ *   ``pmu->task_epcs`` (its task sub-contexts, from creation to the last
+ *   reference).  Taken alone: never around another perf lock.
+ *   ``perf_pmu_unregister()`` (``revoke.c``) takes each event and
+ *   sub-context off these lists with a reference, then revokes it under
+ *   its context's ``ctx->mutex``.
+ *
+ * ``perf_pmu_mux_lock`` (``pmu.c``, a mutex)
+ *   Serialises writes to ``perf_event_mux_interval_ms`` in sysfs.
+ */
+
 #include <linux/cpu.h>
 #include <linux/cpumask.h>
 #include <linux/device.h>

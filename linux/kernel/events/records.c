@@ -35,6 +35,17 @@
  * of AUX address filters on new mappings (comes with AUX).
  */
 
+/**
+ * DOC: Side-band lists lock
+ *
+ * ``perf_sb_lists_lock`` (``records.c``, a raw spinlock, IRQs saved)
+ *   Protects the side-band listener lists: the per-CPU lists of CPU-wide
+ *   listeners and the ``sb_events`` lists of task contexts.  Events are
+ *   attached and detached by the install and remove paths, with
+ *   ``ctx->mutex`` held and ``ctx->lock`` not held.  Records are delivered by
+ *   walking the lists under ``rcu_read_lock()`` with preemption disabled.
+ */
+
 #include <linux/bpf.h>
 #include <linux/buildid.h>
 #include <linux/cgroup.h>

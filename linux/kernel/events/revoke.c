@@ -29,10 +29,10 @@
  * data freed; and the per-CPU sub-contexts, which go with the PMU, are
  * waited for until no event refers to them.
  *
- * Locking: the PMU's events_lock (IRQs off) guards its events and
- * task_epcs lists; each event is revoked under its context's mutex, and
- * its AUX data given back under its mmap_mutex.  Nothing here is called
- * with a perf lock held; everything runs in process context.
+ * Locking: pmu->events_lock, in the DOC: block "Registry locks" of pmu.c
+ * (shown in Documentation/perf/core/locking.rst); an event's AUX data is
+ * given back under its mmap_mutex.  Nothing here is called with a perf
+ * lock held; everything runs in process context.
  */
 
 #include <linux/jiffies.h>

@@ -8,41 +8,89 @@
  * reader consumes them up to data_tail, both free-running byte counters
  * that are reduced modulo the data size only to find a page.
  *
- * Who touches what:
+ * Writers (perf_output_begin() .. perf_output_end()) run in any context,
+ * NMI included, on the CPU the writing event is active on.  The events of
+ * most buffers run on one CPU or in one task, so their writers only ever
+ * interrupt each other, never run side by side.  They reserve room by a
+ * cmpxchg loop on rb->head; rb->nest counts the writers stacked on this
+ * CPU, and only the last one to finish publishes data_head, so that the
+ * reader never sees the head pass a record that an interrupted writer is
+ * still filling in.  A shared buffer (rb->shared), written from many CPUs
+ * at once, is claimed for one CPU at a time (rb->writer_cpu).
  *
- *  - Writers (perf_output_begin() .. perf_output_end()) run in any
- *    context, NMI included, on the CPU the writing event is active on.
- *    The events of most buffers run on one CPU or in one task, so their
- *    writers only ever interrupt each other, never run side by side.
- *    They reserve room by a cmpxchg loop on rb->head; rb->nest counts
- *    the writers stacked on this CPU, and only the last one to finish
- *    publishes data_head, so that the reader never sees the head pass a
- *    record that an interrupted writer is still filling in.
- *  - A shared buffer (rb->shared: an inherited per-task event's, whose
- *    copies run in many tasks on many CPUs at once) is taken for one CPU
- *    at a time: the first writer on a CPU claims rb->writer_cpu, with
- *    IRQs off until it lets it go, so that only an NMI can come in
- *    between; NMI writers on that CPU find the buffer theirs already and
- *    stack up as above.  A writer on another CPU waits for the claim a
- *    bounded time (shorter in NMI) and otherwise counts its record as
- *    lost: a spinner may hold the runqueue lock or have interrupted a
- *    holder of another buffer, so an unbounded wait could deadlock.
- *    Lockdep sees the claim as a lock (rb->writer_map).
- *  - event->rb, event->rb_entry and event->mmap_count change under
- *    event->mmap_mutex (process context).  rb->writers, the list of events
- *    that send their output to the buffer, changes under rb->writers_lock
- *    as well and is walked under RCU by the wake-up code.
- *  - The buffer lives as long as it has references: each attached event
- *    holds one, so do the functions below while they use it.  The last
- *    reference frees it after an RCU grace period, since writers and
- *    the fault handler find it through event->rb under RCU.
+ * The buffer lives as long as it has references: each attached event
+ * holds one, so do the functions below while they use it.  The last
+ * reference frees it after an RCU grace period, since writers and the
+ * fault handler find it through event->rb under RCU.
  *
- * Locking order: ctx->mutex (ioctl) > mmap_lock (mmap, munmap) >
- * event->mmap_mutex > rb->aux_mutex, and > rb->writers_lock.  Two
- * mmap_mutexes are taken together only by SET_OUTPUT, lower address first.
+ * Locking: the DOC: block "Buffer locks" below (the claim of a shared
+ * buffer among them); Documentation/perf/core/locking.rst shows it with
+ * the order the locks nest in.
  *
  * The AUX area (mmap at a page offset past the data) is aux.c's; the
  * buffer only holds the pointer to it.
+ */
+
+/**
+ * DOC: Buffer locks
+ *
+ * ``event->mmap_mutex`` (a mutex)
+ *   Protects ``event->rb``, ``event->rb_entry`` and ``event->mmap_count``:
+ *   mapping, unmapping, ``SET_OUTPUT`` and ``poll()``.  Taken inside
+ *   ``mmap_lock`` (mmap, munmap) and inside ``ctx->mutex`` (``SET_OUTPUT``
+ *   from the ioctl or from ``PERF_FLAG_FD_OUTPUT``).  ``SET_OUTPUT`` takes
+ *   the two events' mutexes in address order.  Writers of records never
+ *   take it: they find the buffer through ``event->rb`` under RCU.
+ *
+ * ``rb->writers_lock`` (``struct perf_buffer``, a spinlock, IRQs saved)
+ *   Protects the buffer's list of writing events (``rb->writers``), which
+ *   changes under the writer's ``mmap_mutex`` too.  The wake-up code walks
+ *   the list under RCU; an event that leaves one buffer's list waits for a
+ *   grace period before it joins another's.
+ *
+ * ``rb->pause_mutex`` (``struct perf_buffer``, a mutex)
+ *   Serialises ``PERF_EVENT_IOC_PAUSE_OUTPUT`` on a buffer (several events
+ *   may share it through ``SET_OUTPUT``), so that ``rb->paused`` and the
+ *   control page's ``output_state`` and ``data_bound`` agree, between the
+ *   ioctl and the RCU work item (``rb->pause_work``) that a pause queues:
+ *   it runs a grace period later, when the writers under way (each an RCU
+ *   reader from ``perf_output_begin()`` to ``perf_output_end()``) are done,
+ *   and writes the page, unless a resume came meanwhile (``rb->pause_seq``
+ *   moved on; after a newer pause it waits another grace period).  The
+ *   ioctl waits for nothing under it and takes it without ``ctx->mutex``;
+ *   nothing nests in it.
+ *
+ * ``rb->oldest`` (overwrite buffers written forward) is the writers' own,
+ * like ``rb->head``: a writer about to overwrite the oldest bytes moves it
+ * past the records that go, and a writer it interrupted that was walking
+ * the same records drops its result.
+ *
+ * ``rb->writer_cpu`` (``struct perf_buffer``, an atomic CPU number)
+ *   Only in a shared buffer (``rb->shared``): the mapped buffer of an
+ *   inherited per-task event, which the event's copies in other threads and
+ *   children write from several CPUs at once.  The first writer on a CPU
+ *   claims the buffer for that CPU with a compare-and-exchange from -1,
+ *   and holds it with IRQs off; NMI writers that interrupt it on the same
+ *   CPU find the buffer theirs and stack up as in any buffer; the
+ *   claimant sets it back to -1 (release) once it has published
+ *   ``data_head``, then restores IRQs.  It covers what a single CPU's
+ *   writers share in other buffers: ``rb->head``, ``rb->nest``, the lost
+ *   count, the wake-up positions, ``rb->oldest`` and ``data_head``.
+ *
+ *   It is a lock, and lockdep knows it as one (``rb->writer_map``, class
+ *   ``perf_buffer_writer_cpu``; a trylock in NMI).  Writers that want it
+ *   hold other locks: the scheduler writes SWITCH records and context-switch
+ *   samples under the runqueue lock.  A holder with IRQs on could be
+ *   interrupted by a softirq that wants that runqueue lock, while the CPU
+ *   holding it spins for the claim: hence IRQs off.  And since a waiter may
+ *   be an NMI that stopped a holder of another shared buffer, no one waits
+ *   unboundedly: a writer on another CPU spins at most 10 ms (20 us in NMI)
+ *   and then counts its record as lost (``PERF_RECORD_LOST``, as when the
+ *   buffer is full).  ``rb->shared`` is set
+ *   before the first such writer is attached and never cleared; an
+ *   existing buffer that an inherited per-task event is redirected into
+ *   waits for a grace period after setting it, so that no writer still
+ *   running ignored it.
  */
 
 #include <linux/capability.h>

@@ -12,8 +12,16 @@
  * the CPU context and the running task's context, rotates the CPU
  * context's groups if they need it (else the task context's), and puts
  * them on again.  Hard IRQ context, both contexts' locks held (CPU context
- * first).  cpc->mux_lock orders arming against the timer's own decision
- * to stop.
+ * first).  cpc->mux_lock: the DOC: block "Multiplexing lock" below.
+ */
+
+/**
+ * DOC: Multiplexing lock
+ *
+ * ``cpc->mux_lock`` (``struct perf_cpu_pmu_context``, a raw spinlock)
+ *   Protects ``cpc->mux_armed``: arming the timer (from sched-in, with
+ *   ``ctx->lock`` held) against the timer's own decision to stop.  The timer
+ *   callback takes it after dropping the context locks.
  */
 
 #include <linux/hrtimer.h>

@@ -53,15 +53,37 @@
  * mapped.  Only an event whose buffer is its own may promise it
  * (perf_swevent_user_count()), so that one event writes the page.
  *
- * Locking: pmu->add()/del()/start()/stop() run with IRQs off under the
- * event's ctx->lock, on the event's CPU, or for an event that stayed on
- * with its task context while the context is active nowhere (del() only).
- * perf_sw_event() walks the lists under RCU with preemption off, IRQs
- * possibly on: an IPI may delete an event meanwhile, and the event (and a
- * sub-context with its list) is freed only after a grace period.
- * perf_sw_event() is not raised from NMI; the software-counted events of
- * other PMUs (tracepoints, kprobes, kernel breakpoints) may be counted in
- * NMI, through perf_swevent_event() and its recursion guard.
+ * Locking and NMI: the DOC: blocks "Software PMU locking" and "Software
+ * events in NMI" below, shown in Documentation/perf/core/locking.rst.
+ */
+
+/**
+ * DOC: Software PMU locking
+ *
+ * The ``pmu->add()``, ``del()``, ``start()`` and ``stop()`` of the
+ * ``software``, ``cpu_clock`` and ``task_clock`` PMUs run with IRQs off
+ * under the event's ``ctx->lock``, on the event's CPU; ``del()`` also runs
+ * wherever that lock is held for an event that stayed on with its task
+ * context while the context is active nowhere.  ``perf_sw_event()`` walks
+ * the lists of started events under RCU with preemption off and IRQs
+ * possibly on: an IPI may take an event off meanwhile, and the event (and
+ * a task sub-context with its list) is freed only after a grace period.
+ */
+
+/**
+ * DOC: Software events in NMI
+ *
+ * Software-counted events also fire in NMI: tracepoints and kprobes hit in
+ * NMI context reach ``perf_tp_event()``, and breakpoints hit in the kernel
+ * are reported from a debug exception that x86 and arm64 treat as an NMI.
+ * The software PMU's own counters (``perf_sw_event()``) are not raised from
+ * NMI by the architectures this core runs on (their page fault accounting
+ * comes after the check for faults with page faults disabled), but the
+ * delivery code does not depend on that: it only takes RCU and the per-task
+ * recursion guard, which has a separate level for NMI.  What cannot be done
+ * in NMI is skipped there: a tracepoint hit that names another task (the
+ * scheduler's tracepoints) also counts for that task's events bound to this
+ * CPU, under that task's ``ctx->lock``, and this part is left out in NMI.
  */
 
 #include <linux/hardirq.h>

@@ -70,6 +70,25 @@
  *   no file could be made                                       ENFILE/ENOMEM
  */
 
+/**
+ * DOC: Task locks
+ *
+ * ``task->perf_event_mutex`` (a mutex in ``struct task_struct``)
+ *   Protects the publication of ``task->perf_event_ctxp`` (set with
+ *   ``rcu_assign_pointer()`` under it, read under RCU with a reference taken
+ *   by ``refcount_inc_not_zero()``, cleared at exit) and
+ *   ``task->perf_event_list``, the events the task opened (for ``prctl()``)
+ *   together with each event's ``owner`` and ``owner_entry``.  Held around
+ *   ``ctx->mutex`` only by ``prctl(PR_TASK_PERF_EVENTS_*)``.
+ *
+ * ``task->signal->exec_update_lock`` (an rw_semaphore)
+ *   ``perf_event_open()`` holds it for reading (interruptibly: ``EINTR``)
+ *   from the check of the caller's right to watch the task until the event
+ *   is installed, so that exec cannot change the task's credentials in
+ *   between.  Exec holds it for writing while it calls ``perf_event_exec()``
+ *   and, for a set-uid program, ``perf_event_exit_task()``.
+ */
+
 #include <linux/anon_inodes.h>
 #include <linux/capability.h>
 #include <linux/cpumask.h>

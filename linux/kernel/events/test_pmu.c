@@ -5,6 +5,16 @@
  * writing 0; reading the parameter says which it is.
  */
 
+/**
+ * DOC: Test PMU switch lock
+ *
+ * ``perf_test_pmu_switch.lock`` (``test_pmu.c``; ``CONFIG_PERF_AUX_TEST``)
+ *   One per test PMU (``aux_test``, ``brstack_test``): serialises
+ *   registering and unregistering it from its module parameter;
+ *   unregistering revokes the PMU's events, taking ``ctx->mutex`` and
+ *   ``mmap_mutex`` inside it.
+ */
+
 #include <linux/kernel.h>
 #include <linux/kstrtox.h>
 #include <linux/mutex.h>

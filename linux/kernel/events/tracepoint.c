@@ -29,6 +29,19 @@
  * context, under its ctx->lock, which is why that part is skipped in NMI.
  */
 
+/**
+ * DOC: Tracing locks
+ *
+ * ``event_mutex`` and ``bpf_event_mutex`` (``kernel/trace/``)
+ *   The tracing side takes ``event_mutex`` when a tracepoint, kprobe or
+ *   uprobe event is initialised and destroyed and when a tracing filter is
+ *   set, and ``bpf_event_mutex`` when a BPF program is attached to or
+ *   detached from a trace event.  Inherited tracing events are created
+ *   (fork) and freed (exit) with ``ctx->mutex`` held, so both nest inside
+ *   ``ctx->mutex``.  ``event->prog`` of a tracing event changes under
+ *   ``bpf_event_mutex``; of any other event, under ``ctx->mutex``.
+ */
+
 #include <linux/capability.h>
 #include <linux/hardirq.h>
 #include <linux/init.h>
