@@ -1371,9 +1371,10 @@ static bool perf_event_hung_up(struct perf_event *event)
  *
  * Return: EPOLLIN | EPOLLRDNORM once after each wake-up of the buffer's
  * readers, else 0; EPOLLHUP when nothing more can come: the event has no
- * buffer, its task exited (and left no inherited copies), its PMU went
- * away, or it is a pinned event in the error state (it could not be
- * scheduled and stays off until enabled again).
+ * buffer, its task exited (and left no inherited copies) or its PMU went
+ * away; EPOLLERR for a pinned event in the error state (it could not be
+ * scheduled and stays off until enabled again), which a reader must tell
+ * apart from the end of its task.
  */
 __poll_t perf_poll(struct file *file, poll_table *wait)
 {
@@ -1387,7 +1388,7 @@ __poll_t perf_poll(struct file *file, poll_table *wait)
 
 	if (unlikely(READ_ONCE(event->state) == PERF_EVENT_STATE_ERROR &&
 		     event->attr.pinned))
-		return EPOLLHUP;
+		return EPOLLERR;
 
 	/* SET_OUTPUT must not swap the buffer between the check and now */
 	mutex_lock(&event->mmap_mutex);
