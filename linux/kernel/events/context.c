@@ -900,6 +900,18 @@ static void group_resume(struct perf_event *leader)
 }
 
 /*
+ * A pinned leader went into error: its poll() says EPOLLERR from now on.
+ * Wake the waiters, and send an O_ASYNC owner SIGIO with POLL_ERR, from
+ * the event's IRQ work (this runs under the runqueue lock at a switch).
+ */
+static void pinned_error_wakeup(struct perf_event *leader)
+{
+	if (READ_ONCE((leader->parent ?: leader)->fasync))
+		WRITE_ONCE(leader->pending_kill, POLL_ERR);
+	perf_event_queue_wakeup(leader);
+}
+
+/*
  * Put the pinned or the flexible groups that may run on this CPU on the
  * PMU, in group_seq order.  A pinned group that does not fit goes into
  * error; a flexible one waits for multiplexing to rotate it in.
@@ -927,6 +939,7 @@ static void epc_groups_sched_in(struct perf_event_pmu_context *epc,
 		if (pinned) {
 			group_update_time(leader);
 			event_set_state(leader, PERF_EVENT_STATE_ERROR);
+			pinned_error_wakeup(leader);
 		} else {
 			epc->rotate_necessary = 1;
 			perf_mux_timer_start(perf_this_cpc(epc->pmu));

@@ -1426,9 +1426,9 @@ int perf_fasync(int fd, struct file *filp, int on)
  *
  * Wakes the poll() and read() waiters of every event that writes to the
  * same buffer (of @event alone if it has none), then sends the signal
- * @event->pending_kill asks for (POLL_IN, POLL_HUP) to the O_ASYNC owner
- * of @event (of its parent, for an inherited copy).  IRQ or process
- * context, not NMI.
+ * @event->pending_kill asks for (POLL_IN, POLL_HUP, POLL_ERR) to the
+ * O_ASYNC owner of @event (of its parent, for an inherited copy).  IRQ or
+ * process context, not NMI.
  */
 void perf_event_wakeup(struct perf_event *event)
 {

@@ -15,8 +15,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -384,6 +386,103 @@ TEST(pinned_error_state_polls_err)
 	EXPECT_EQ(0, read(err, v, sizeof(v)));
 	munmap(m0, page);
 	munmap(m, page);
+	for (i = 0; i < n; i++)
+		close(fd[i]);
+}
+
+static atomic_int err_sigio_count, err_sigio_code;
+
+static void on_err_sigio(int sig, siginfo_t *info, void *uc)
+{
+	err_sigio_count++;
+	err_sigio_code = info->si_code;
+}
+
+struct poll_waiter {
+	int fd;
+	short revents;
+};
+
+static void *poll_waiter_run(void *arg)
+{
+	struct poll_waiter *w = arg;
+	struct pollfd p = { .fd = w->fd, .events = POLLIN };
+
+	if (poll(&p, 1, 3000) > 0)
+		w->revents = p.revents;
+	return NULL;
+}
+
+/*
+ * Going into the error state is news to the event's readers (6.15): a
+ * poll() already waiting on the event wakes up with EPOLLERR, and an
+ * O_ASYNC owner gets SIGIO with si_code POLL_ERR.  The pinned cycles
+ * events that fit are opened enabled; one more is opened disabled, with
+ * a buffer, and enabled while another thread waits in poll().  6.12
+ * wakes no one.  Needs a hardware PMU.
+ */
+TEST(pinned_error_wakes_poll_and_sigio)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	struct poll_waiter w = { .revents = 0 };
+	struct sigaction sa = { 0 };
+	struct perf_event_attr attr;
+	int fd[MAX_PINNED], n, i, e;
+	pthread_t th;
+	__u64 v[3];
+	void *m;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = PERF_TYPE_HARDWARE;
+	attr.config = PERF_COUNT_HW_CPU_CYCLES;
+	attr.pinned = 1;
+	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED |
+			   PERF_FORMAT_TOTAL_TIME_RUNNING;
+
+	for (n = 0; n < MAX_PINNED; n++) {
+		fd[n] = sys_perf_event_open(&attr, 0, -1, -1, 0);
+		if (fd[n] < 0)
+			break;
+		if (read(fd[n], v, sizeof(v)) == 0) {
+			close(fd[n]);	/* the first that did not fit */
+			break;
+		}
+	}
+	if (n == 0 && (errno == ENOENT || errno == EOPNOTSUPP ||
+		       errno == ENODEV))
+		SKIP(return, "no hardware PMU: %s", strerror(errno));
+	ASSERT_LT(n, MAX_PINNED) TH_LOG("%d pinned cycles events all fit", n);
+
+	attr.disabled = 1;
+	e = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	ASSERT_GE(e, 0) TH_LOG("one more, disabled: %s", strerror(errno));
+	m = mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_SHARED, e, 0);
+	ASSERT_NE(MAP_FAILED, m);
+	sa.sa_sigaction = on_err_sigio;
+	sa.sa_flags = SA_SIGINFO;
+	ASSERT_EQ(0, sigaction(SIGIO, &sa, NULL));
+	ASSERT_EQ(0, fcntl(e, F_SETOWN, getpid()));
+	ASSERT_EQ(0, fcntl(e, F_SETSIG, SIGIO));
+	ASSERT_EQ(0, fcntl(e, F_SETFL, O_ASYNC));
+	EXPECT_EQ(0, poll_now(e, POLLIN));	/* off: nothing to report */
+
+	w.fd = e;
+	ASSERT_EQ(0, pthread_create(&th, NULL, poll_waiter_run, &w));
+	usleep(200000);			/* the waiter sits in poll() */
+	ASSERT_EQ(0, ioctl(e, PERF_EVENT_IOC_ENABLE, 0));
+	ASSERT_EQ(0, pthread_join(th, NULL));
+	EXPECT_EQ(POLLERR, w.revents & (POLLIN | POLLHUP | POLLERR))
+		TH_LOG("the waiter saw %#x", w.revents);
+	for (i = 0; i < 1000 && !atomic_load(&err_sigio_count); i++)
+		usleep(1000);
+	EXPECT_EQ(1, atomic_load(&err_sigio_count));
+	EXPECT_EQ(POLL_ERR, atomic_load(&err_sigio_code));
+
+	fcntl(e, F_SETFL, 0);
+	signal(SIGIO, SIG_DFL);
+	munmap(m, page);
+	close(e);
 	for (i = 0; i < n; i++)
 		close(fd[i]);
 }

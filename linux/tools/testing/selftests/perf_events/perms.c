@@ -445,6 +445,68 @@ TEST_F(perms, own_child_allowed)
 	expect(_metadata, "own child", 0, run_unprivileged(&job));
 }
 
+/*
+ * What would show kernel addresses needs kernel-profiling permission even
+ * where the event itself excludes the kernel: a text_poke listener and
+ * kernel callchains (both mainline 7.3; 6.12 allowed them at level 2), as
+ * samples' physical addresses already did.  CAP_PERFMON is that permission.
+ */
+TEST_F(perms, kernel_addresses_need_kernel_access)
+{
+	struct job job;
+
+	if (!set_paranoid(_metadata, 2))
+		return;
+	sw_job(&job, USER_ONLY, 0, -1);
+	job.attr.text_poke = 1;
+	expect(_metadata, "text_poke", EACCES, run_unprivileged(&job));
+	job.keep_caps = 1ULL << CAP_PERFMON;
+	expect(_metadata, "text_poke, CAP_PERFMON", 0, run_unprivileged(&job));
+
+	sw_job(&job, USER_ONLY, 0, -1);
+	job.attr.sample_period = 1000000;
+	job.attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_CALLCHAIN;
+	expect(_metadata, "kernel callchains", EACCES, run_unprivileged(&job));
+	job.attr.exclude_callchain_kernel = 1;
+	expect(_metadata, "user callchains", 0, run_unprivileged(&job));
+
+	sw_job(&job, USER_ONLY, 0, -1);
+	job.attr.sample_period = 1000000;
+	job.attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_PHYS_ADDR;
+	expect(_metadata, "physical addresses", EACCES,
+	       run_unprivileged(&job));
+}
+
+/*
+ * A uprobe made through perf needs CAP_SYS_ADMIN, CAP_PERFMON is not
+ * enough (mainline 6.16, as before 5.8; 6.12 took CAP_PERFMON): the probe
+ * patches the text of every process that maps the file.
+ */
+TEST_F(perms, uprobe_needs_cap_sys_admin)
+{
+	static const char path[] = "/proc/self/exe";
+	struct job job;
+	int type;
+
+	if (read_int("/sys/bus/event_source/devices/uprobe/type", &type))
+		SKIP(return, "no uprobe PMU (CONFIG_UPROBE_EVENTS)");
+	if (!set_paranoid(_metadata, 2))
+		return;
+	memset(&job, 0, sizeof(job));
+	job.attr.size = sizeof(job.attr);
+	job.attr.type = type;
+	job.attr.config1 = (__u64)(unsigned long)path;	/* uprobe_path */
+	job.attr.config2 = 0;				/* probe_offset */
+	job.attr.exclude_kernel = 1;
+	job.pid = 0;
+	job.cpu = -1;
+	job.keep_caps = 1ULL << CAP_PERFMON;
+	expect(_metadata, "CAP_PERFMON", EACCES, run_unprivileged(&job));
+	/* the capability is what is checked: with it, another answer */
+	job.keep_caps |= 1ULL << CAP_SYS_ADMIN;
+	EXPECT_NE(EACCES, run_unprivileged(&job));
+}
+
 /* The sysctls exist, anyone may read them, only root may write them. */
 static int read_as_user(void)
 {
