@@ -447,9 +447,10 @@ TEST_F(perms, own_child_allowed)
 
 /*
  * What would show kernel addresses needs kernel-profiling permission even
- * where the event itself excludes the kernel: a text_poke listener and
- * kernel callchains (both mainline 7.3; 6.12 allowed them at level 2), as
- * samples' physical addresses already did.  CAP_PERFMON is that permission.
+ * where the event itself excludes the kernel: a text_poke listener, kernel
+ * callchains and samples' physical addresses (mainline 7.3 for the first
+ * two; the 6.12 stable kernels have them too).  CAP_PERFMON is that
+ * permission.
  */
 TEST_F(perms, kernel_addresses_need_kernel_access)
 {
@@ -479,8 +480,8 @@ TEST_F(perms, kernel_addresses_need_kernel_access)
 
 /*
  * A uprobe made through perf needs CAP_SYS_ADMIN, CAP_PERFMON is not
- * enough (mainline 6.16, as before 5.8; 6.12 took CAP_PERFMON): the probe
- * patches the text of every process that maps the file.
+ * enough (mainline 6.16, as before 5.8, and the 6.12 stable kernels): the
+ * probe patches the text of every process that maps the file.
  */
 TEST_F(perms, uprobe_needs_cap_sys_admin)
 {
