@@ -1092,6 +1092,11 @@ static __always_inline void task_ctx_activate(struct perf_cpu_context *cpuctx,
 	cpuctx->task_ctx = ctx;
 	perf_ctx_set_timestamp(ctx, perf_clock());
 	ctx->is_active = EVENT_ALL | EVENT_TIME;
+	/*
+	 * The clock starts now: a task clock that goes on below starts from
+	 * ctx->time as it is, where its running time starts too.
+	 */
+	cpuctx->time_now = ctx;
 	list_for_each_entry(epc, &ctx->pmu_ctx_list, pmu_ctx_entry) {
 		struct perf_cpu_pmu_context *cpc = perf_this_cpc(epc->pmu);
 
@@ -1113,6 +1118,7 @@ static __always_inline void task_ctx_activate(struct perf_cpu_context *cpuctx,
 		}
 		perf_pmu_resched_locked(cpuctx, epc->pmu, ctx);
 	}
+	cpuctx->time_now = NULL;
 	ctx->changed_out = 0;
 unlock:
 	raw_spin_unlock(&ctx->lock);
@@ -1128,6 +1134,8 @@ static __always_inline void task_ctx_deactivate(struct perf_cpu_context *cpuctx,
 
 	raw_spin_lock(&ctx->lock);
 	perf_ctx_update_time(ctx);
+	/* a task clock taken off below stops where ctx->time stopped */
+	cpuctx->time_now = ctx;
 	/*
 	 * The CPU is no longer this task's before any PMU is enabled again
 	 * below: a driver's pmu_enable() must find the task that runs next
@@ -1145,6 +1153,7 @@ static __always_inline void task_ctx_deactivate(struct perf_cpu_context *cpuctx,
 		}
 		epc->rotate_necessary = 0;
 	}
+	cpuctx->time_now = NULL;
 	ctx->is_active = 0;
 	if (unlikely(atomic_read(&ctx->nr_mapped)))
 		perf_task_clock_pages_stand(ctx);

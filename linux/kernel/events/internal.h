@@ -116,10 +116,13 @@ struct perf_cpu_pmu_context {
 struct perf_cpu_context {
 	struct perf_event_context	*task_ctx;	/* active task context */
 	/*
-	 * The context whose time ctx_function_call()'s work brought up to
-	 * date just before running its function, while that runs (under
-	 * its ctx->lock): a task clock's add() and del() take ctx->time
-	 * as it is then (perf_ctx_time_is_now()).  NULL otherwise.
+	 * The context whose time was brought up to date (or started) just
+	 * before, under its ctx->lock, while what follows runs: the
+	 * function of ctx_function_call() or perf_event_toggle_own(), and
+	 * the sched-in and sched-out walks of a task context.  A task
+	 * clock's add() and del() take ctx->time as it is then
+	 * (perf_ctx_time_is_now()), as its running time does.  NULL
+	 * otherwise.
 	 */
 	struct perf_event_context	*time_now;
 	int				cpu;		/* whose */

@@ -451,6 +451,53 @@ TEST(task_clock_enabled_by_ioctl_within_wall_time_migrating)
 	clock_within_wall_time(_metadata, cpus, 2);
 }
 
+/*
+ * A task clock counts its context's time while it is on, and its running
+ * time is that same time: the two are equal to the nanosecond however
+ * often the task is switched out and in (here PAPI's group, task-clock
+ * with page-faults and context-switches, over 50 ms of CPU that moves
+ * between two CPUs with yields).
+ */
+TEST(task_clock_counts_its_running_time)
+{
+	static const __u64 config[3] = {
+		PERF_COUNT_SW_TASK_CLOCK,
+		PERF_COUNT_SW_PAGE_FAULTS,
+		PERF_COUNT_SW_CONTEXT_SWITCHES,
+	};
+	struct perf_event_attr attr;
+	int fd[3], cpus[2], i, round;
+	__u64 buf[2 + 3];
+
+	if (two_cpus(&cpus[0], &cpus[1]))
+		SKIP(return, "needs two usable CPUs");
+	for (round = 0; round < 3; round++) {
+		for (i = 0; i < 3; i++) {
+			sw_attr(&attr, config[i]);
+			attr.read_format = PERF_FORMAT_GROUP |
+					   PERF_FORMAT_TOTAL_TIME_RUNNING;
+			attr.disabled = !i;
+			fd[i] = sys_perf_event_open(&attr, 0, -1,
+						    i ? fd[0] : -1, 0);
+			ASSERT_GE(fd[i], 0) TH_LOG("member %d: %s", i,
+						   strerror(errno));
+		}
+		ASSERT_EQ(0, enable(fd[0]));
+		burn_hopping(WALL_BURN_NS, cpus, 2);
+		ASSERT_EQ(0, disable(fd[0]));
+		ASSERT_EQ(sizeof(buf), read(fd[0], buf, sizeof(buf)));
+		ASSERT_EQ(3, buf[0]);
+		EXPECT_EQ(buf[1], buf[2])
+			TH_LOG("round %d: running %llu ns, task-clock %llu ns, %llu switches",
+			       round, (unsigned long long)buf[1],
+			       (unsigned long long)buf[2],
+			       (unsigned long long)buf[4]);
+		EXPECT_LE(10, buf[4]);
+		for (i = 0; i < 3; i++)
+			close(fd[i]);
+	}
+}
+
 /* One round of the child below: it touches @n pages and blocks again. */
 static int child_round(int go, int done, char what)
 {
