@@ -456,7 +456,8 @@ TEST(task_clock_enabled_by_ioctl_within_wall_time_migrating)
  * time is that same time: the two are equal to the nanosecond however
  * often the task is switched out and in (here PAPI's group, task-clock
  * with page-faults and context-switches, over 50 ms of CPU that moves
- * between two CPUs with yields).
+ * between two CPUs with yields: 14-16 switches on the plain guests, 7-9
+ * on the x86_64 debug guest).
  */
 TEST(task_clock_counts_its_running_time)
 {
@@ -492,7 +493,8 @@ TEST(task_clock_counts_its_running_time)
 			       round, (unsigned long long)buf[1],
 			       (unsigned long long)buf[2],
 			       (unsigned long long)buf[4]);
-		EXPECT_LE(10, buf[4]);
+		/* the path under test: the 2 ms hops switch it out and in */
+		EXPECT_LE(3, buf[4]);
 		for (i = 0; i < 3; i++)
 			close(fd[i]);
 	}
