@@ -531,6 +531,10 @@ put:
 }
 EXPORT_SYMBOL_GPL(perf_aux_output_begin);
 
+/* The flags that describe the data of a record rather than report news. */
+#define AUX_FLAGS_OF_THE_DATA	(PERF_AUX_FLAG_OVERWRITE | \
+				 PERF_AUX_FLAG_PMU_FORMAT_TYPE_MASK)
+
 /* PERF_RECORD_AUX: this much at this offset, with these flags. */
 static void aux_write_record(struct perf_event *event, u64 offset, u64 size,
 			     u64 flags)
@@ -577,8 +581,8 @@ static void aux_publish(struct perf_output_handle *handle, unsigned long head)
  * @handle: the transaction
  * @size: bytes the driver wrote, from @handle->head on
  *
- * Writes PERF_RECORD_AUX (unless nothing was written and no flag is set)
- * and moves aux_head on.  In overwrite mode the driver may have moved
+ * Writes PERF_RECORD_AUX (unless nothing was written and no flag but the
+ * mode and the PMU's format is set) and moves aux_head on.  In overwrite mode the driver may have moved
  * @handle->head itself (it wraps freely): the record then says where the
  * data now ends.  IRQs off or NMI.
  */
@@ -598,7 +602,12 @@ void perf_aux_output_end(struct perf_output_handle *handle, unsigned long size)
 		size = min(size, handle->size);
 	}
 
-	if (size || (handle->aux_flags & ~(u64)PERF_AUX_FLAG_OVERWRITE))
+	/*
+	 * Mode and format flags describe data; with no data they say
+	 * nothing, and a record of size 0 is written only for the flags
+	 * that report an event (truncated, partial, collision).
+	 */
+	if (size || (handle->aux_flags & ~(u64)AUX_FLAGS_OF_THE_DATA))
 		aux_write_record(handle->event, offset, size,
 				 handle->aux_flags);
 	aux_publish(handle, offset + size);

@@ -33,6 +33,12 @@
  * show the filters its driver side has: how many, then start, size and
  * action of each (zeroes past the last), then how many times the core
  * has synced them.
+ *
+ * With bit 1 of attr.config1 set it behaves as a trace unit whose data
+ * format is told per record (a CoreSight sink writing raw data): every
+ * transaction is flagged PERF_AUX_FLAG_CORESIGHT_FORMAT_RAW, and every
+ * second one ends with nothing written, as a unit that saw nothing to
+ * trace.
  */
 
 #include <linux/bits.h>
@@ -48,6 +54,7 @@
 #define AUX_TEST_MARK		BIT_ULL(63)
 #define AUX_TEST_NR_FILTERS	2
 #define AUX_TEST_SHOW_FILTERS	BIT_ULL(0)	/* attr.config1 */
+#define AUX_TEST_RAW_FORMAT	BIT_ULL(1)	/* attr.config1 */
 
 /* What setup_aux() gives back: the area's pages. */
 struct aux_test_buf {
@@ -73,6 +80,9 @@ struct aux_test_state {
 	} filter[AUX_TEST_NR_FILTERS];
 	u64				nr_filters;
 	u64				syncs;
+
+	/* transactions ended, for AUX_TEST_RAW_FORMAT's empty ones */
+	u64				ends;
 };
 
 static struct pmu aux_test_pmu;
@@ -193,11 +203,18 @@ static void aux_test_end(struct perf_event *event)
 
 	if (show)
 		want = 8 * sizeof(u64);
-	len = st->pending + want;
 
 	buf = perf_get_aux(handle);
 	if (!buf)
 		return;
+
+	if (event->attr.config1 & AUX_TEST_RAW_FORMAT) {
+		perf_aux_output_flag(handle,
+				     PERF_AUX_FLAG_CORESIGHT_FORMAT_RAW);
+		if (st->ends++ & 1)
+			want = 0;
+	}
+	len = st->pending + want;
 
 	if (!buf->overwrite && len > handle->size) {
 		len = round_down(handle->size, sizeof(u64));

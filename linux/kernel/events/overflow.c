@@ -572,6 +572,19 @@ static int perf_overflow(struct perf_event *event,
 	else if (unlikely(event->attr.period_random_bits))
 		perf_period_draw(event);
 
+	/*
+	 * Skid: the interrupt of an event that counts only user space can
+	 * land in the kernel (a system call entered after the overflow).
+	 * Its sample shows where the task left user space, never a kernel
+	 * address or kernel registers; with no user side (a kernel thread)
+	 * there is nothing to show and no sample is written.
+	 */
+	if (unlikely(event->attr.exclude_kernel && !user_mode(regs))) {
+		if (!is_user_task(current))
+			return stop;
+		regs = task_pt_regs(current);
+	}
+
 	/* an AUX leader's trace pauses before this sample, resumes after */
 	if (unlikely(event->attr.aux_pause))
 		perf_aux_pause(event->aux_event, true);

@@ -456,6 +456,55 @@ TEST_F(writer, overwrite_mode)
 	close(fd);
 }
 
+/*
+ * A transaction that wrote nothing and carries only the PMU's format in
+ * its flags tells the reader nothing: no PERF_RECORD_AUX of size 0 for it
+ * (7.3).  The writer in raw-format mode (attr.config1 bit 1) flags every
+ * transaction PERF_AUX_FLAG_CORESIGHT_FORMAT_RAW and leaves every second
+ * one empty.
+ */
+TEST_F(writer, no_empty_record_for_format_flags)
+{
+	long page = page_size();
+	struct perf_event_attr attr;
+	struct aux_rec recs[64];
+	int fd, n, i, itrace;
+	__u64 expect = 0;
+	struct ring r;
+	void *aux;
+
+	aux_test_attr(&attr, self->type);
+	attr.config = 64;
+	attr.config1 = 2;
+	attr.disabled = 1;
+	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	ASSERT_GE(fd, 0) TH_LOG("aux_test: %s", strerror(errno));
+	ASSERT_EQ(0, ring_map(&r, fd, 8, PROT_READ | PROT_WRITE));
+	aux = aux_map(fd, &r, 8, 4, PROT_READ | PROT_WRITE);
+	ASSERT_NE(NULL, aux) TH_LOG("aux mmap: %s", strerror(errno));
+
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+	switch_out(8);
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+	n = aux_records(&r, recs, 64, &itrace);
+	ASSERT_GE(n, 2) TH_LOG("%d AUX records", n);
+	for (i = 0; i < n; i++) {
+		EXPECT_EQ(expect, recs[i].offset);
+		EXPECT_EQ(64, recs[i].size)
+			TH_LOG("record %d of %d: size %llu, flags %#llx", i, n,
+			       (unsigned long long)recs[i].size,
+			       (unsigned long long)recs[i].flags);
+		EXPECT_EQ(PERF_AUX_FLAG_CORESIGHT_FORMAT_RAW, recs[i].flags);
+		expect += recs[i].size;
+	}
+	EXPECT_EQ(expect, r.meta->aux_head);
+	EXPECT_EQ(expect, read_value(fd));
+
+	munmap(aux, 4 * page);
+	ring_unmap(&r);
+	close(fd);
+}
+
 /* The area goes while the event runs; a new one starts afresh. */
 TEST_F(writer, unmap_under_a_running_event)
 {
