@@ -288,8 +288,9 @@ static bool filter_in_vma(const struct perf_addr_filter *filter,
 	unsigned long vm_end = vm_off + (vma->vm_end - vma->vm_start);
 	unsigned long lo, hi;
 
+	/* the file the user named: an overlay's, not its backing file's */
 	if (!vma->vm_file ||
-	    file_inode(vma->vm_file) != d_inode(filter->path.dentry))
+	    file_user_inode(vma->vm_file) != d_inode(filter->path.dentry))
 		return false;
 
 	lo = max(filter->offset, vm_off);
