@@ -582,9 +582,9 @@ static void aux_publish(struct perf_output_handle *handle, unsigned long head)
  * @size: bytes the driver wrote, from @handle->head on
  *
  * Writes PERF_RECORD_AUX (unless nothing was written and no flag but the
- * mode and the PMU's format is set) and moves aux_head on.  In overwrite mode the driver may have moved
- * @handle->head itself (it wraps freely): the record then says where the
- * data now ends.  IRQs off or NMI.
+ * mode and the PMU's format is set) and moves aux_head on.  In overwrite
+ * mode the driver may have moved @handle->head itself (it wraps freely):
+ * the record then says where the data now ends.  IRQs off or NMI.
  */
 void perf_aux_output_end(struct perf_output_handle *handle, unsigned long size)
 {

@@ -192,6 +192,17 @@ int perf_event_disable_in_irq(struct perf_event *event);
 /* A PMU's state on @cpu, at registration (pmu.c). */
 void perf_cpc_init(struct perf_cpu_pmu_context *cpc, struct pmu *pmu, int cpu);
 void perf_context_init(void);
+/* context_lifetime.c's part of perf_context_init() */
+void perf_ctx_lifetime_init(void);
+
+/*
+ * Software PMUs never refuse an event and have no counters to share: their
+ * groups always fit, and no per-CPU count is kept of them.
+ */
+static inline bool pmu_is_software(struct pmu *pmu)
+{
+	return pmu->task_ctx_nr == perf_sw_context;
+}
 
 /* --- scheduling primitives --------------------------------------------- */
 

@@ -5,9 +5,13 @@
  * drivers is include/linux/perf_event.h.
  *
  * Files and what each one owns:
- *   context.c   task and CPU contexts, per-PMU sub-contexts, putting groups
- *               on and off the PMU, context switch, enable and disable,
- *               time accounting (its top comment has the locking rules)
+ *   context.c   putting groups on and off the PMU, context switch, install
+ *               and remove, enable and disable, cross-calls to the CPU of
+ *               a context, time accounting (its top comment has the
+ *               locking rules)
+ *   context_lifetime.c  task and CPU contexts and their per-PMU
+ *               sub-contexts: allocation, lookup, reference counts, the
+ *               context lock of an event
  *   groups.c    the group leaders of a sub-context: their lists, trees and
  *               the off list, the walk over those that may run on a CPU
  *   rotate.c    multiplexing: the per-CPU timer that rotates groups
