@@ -110,10 +110,11 @@ includes the perf headers in wide x86_64 and arm64 configurations (all
 PMU drivers, KVM, tracing, BPF) compiles on it unchanged, and the arm64
 PMUv3 driver runs on it in QEMU.  core.c is split into one file per
 concern; the comment at the top of kernel/events/internal.h lists what
-each file owns, and context.c's states the locking rules.  aux_test.c
-adds, for debug kernels only, a software PMU that writes into the AUX
-area, registered only while its enable parameter is 1, so that the AUX
-code can be tested on machines without a hardware tracer.  The KUnit
+each file owns, and context.c's states the locking rules.  test/ adds,
+for debug kernels only, software PMUs that write into the AUX area and
+sample made-up branch stacks, registered only while their enable
+parameter is 1, so that the AUX and branch-stack code can be tested on
+machines without a hardware tracer.  The KUnit
 test hw_breakpoint_test.c is not carried over.
 
 Extensions (Documentation/perf/core/uapi.rst), each refused by the old

@@ -14,7 +14,7 @@
 #   PATCH_CHECK_BUILD=0 checkpatch only, no builds
 #   PATCH_CHECK_OPTIONS="CGROUP_PERF BPF_SYSCALL ..."  more options to turn
 #                       on (tinyconfig builds neither tracepoint.c, bpf.c,
-#                       cgroup.c nor aux_test.c of kernel/events/)
+#                       cgroup.c nor the test PMUs of kernel/events/)
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 pristine=$top/build/pristine

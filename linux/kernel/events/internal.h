@@ -43,7 +43,9 @@
  *   aux.c       the AUX area and the driver-facing AUX API, AUX samples,
  *               aux_output and aux_pause/aux_resume members
  *   addr_filter.c  address range filters of instruction trace PMUs
- *   aux_test.c  (CONFIG_PERF_AUX_TEST) a software AUX writer for selftests
+ *   test/       (CONFIG_PERF_AUX_TEST) the test PMUs of the selftests:
+ *               aux_test (an AUX writer), brstack_test (branch stacks)
+ *               and their shared on/off switch
  *
  * Headers: each file that others call has a header of its own name with
  * that interface (context.h, rotate.h, ...); a .c file includes this one
