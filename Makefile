@@ -5,7 +5,7 @@ KSRC ?=
 
 .PHONY: all deps build build-mainline run run-mainline test test-mainline \
 	bench bench-mainline abi compat compat-mainline patch patch-check docs \
-	install fuzz diffcheck clean distclean help
+	install fuzz diffcheck coverage clean distclean help
 
 all: help
 
@@ -60,6 +60,12 @@ fuzz: deps
 # call by call (DIFF_ARCHES, DIFF_SEEDS, DIFF_OPS: see scripts/diff-check.sh).
 diffcheck: deps
 	scripts/diff-check.sh
+
+# Line, function and branch coverage of kernel/events/ (and the PMUv3
+# driver) under make test's suites and the fuzzer, ours beside mainline
+# (COV_TREES, COV_ARCHES, COV_PLAN: see scripts/coverage.sh).
+coverage: deps
+	scripts/coverage.sh
 
 # COMPAT_ARCHES: which of x86_64 arm64 (default both).
 compat: deps
