@@ -5,7 +5,7 @@ KSRC ?=
 
 .PHONY: all deps build build-mainline run run-mainline test test-mainline \
 	bench bench-mainline abi compat compat-mainline patch patch-check docs \
-	install fuzz diffcheck coverage clean distclean help
+	install fuzz diffcheck coverage race clean distclean help
 
 all: help
 
@@ -66,6 +66,12 @@ diffcheck: deps
 # (COV_TREES, COV_ARCHES, COV_PLAN: see scripts/coverage.sh).
 coverage: deps
 	scripts/coverage.sh
+
+# KCSAN over the core: our selftests and a fuzz pass on a KCSAN kernel;
+# fails on a data-race report in kernel/events/ (RACE_TREES, RACE_ARCHES,
+# RACE_PLAN: see scripts/race.sh).
+race: deps
+	scripts/race.sh
 
 # COMPAT_ARCHES: which of x86_64 arm64 (default both).
 compat: deps

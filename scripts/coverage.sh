@@ -4,9 +4,8 @@
 #
 # For each tree (COV_TREES, default "ours mainline") and arch (COV_ARCHES,
 # default "x86_64 arm64") it builds a kernel with the plain guest config
-# and gcov (scripts/coverage/coverage.config) in build/src/cov-TREE-ARCH,
-# instrumenting only kernel/events/ and the PMUv3 driver (ours:
-# arch/arm64/kernel/perf_event.c; mainline: drivers/perf/arm_pmuv3.c);
+# and gcov (scripts/coverage/coverage.config; extra-kernel.sh, which
+# instruments only kernel/events/ and the PMUv3 driver);
 # boots it with the suites of make test's plain guest of that arch, then
 # the fuzzer (one short pass as uid 1000 and one as root), then a suite
 # that prints the gcov counters (scripts/coverage/gcov.sh); and merges
@@ -23,61 +22,6 @@ trees=${COV_TREES:-ours mainline}
 arches=${COV_ARCHES:-x86_64 arm64}
 res=$top/out/coverage
 mkdir -p "$res"
-
-. "$top/scripts/kbuild-env.sh"
-
-# Build TREE's coverage kernel for ARCH into build/out/cov-TREE-ARCH/.
-build() {
-	local tree=$1 arch=$2 karch cross image src out frags
-	case $arch in
-	x86_64) karch=x86_64 cross= image=arch/x86/boot/bzImage ;;
-	arm64) karch=arm64 cross=aarch64-linux-gnu- image=arch/arm64/boot/Image ;;
-	esac
-	src=$top/build/src/cov-$tree-$arch
-	out=$top/build/out/cov-$tree-$arch
-	python3 "$top/scripts/tree.py" pristine "$top/build/pristine"
-	python3 "$top/scripts/tree.py" prepare "$tree" "$src"
-	# Only the perf core and the PMUv3 driver count.  The trees are
-	# hard-linked to the pristine one: a Makefile is replaced, never
-	# written in place.
-	profile "$src/kernel/events/Makefile" 'GCOV_PROFILE := y'
-	if [ "$arch" = arm64 ]; then
-		if [ "$tree" = ours ]; then
-			profile "$src/arch/arm64/kernel/Makefile" 'GCOV_PROFILE_perf_event.o := y'
-		else
-			profile "$src/drivers/perf/Makefile" 'GCOV_PROFILE_arm_pmuv3.o := y'
-		fi
-	fi
-	kbuild_env "$top/build/src"
-	# gcov keeps the object's path in the object: no sharing of objects
-	# between trees, whatever the path
-	unset CCACHE_NOHASHDIR
-	local kmake=(make -C "$src" -s ARCH=$karch CROSS_COMPILE=$cross
-		     "CC=ccache ${cross}gcc" "HOSTCC=ccache gcc" -j"${JOBS:-$(nproc)}")
-	frags=("$src/kernel/configs/tiny-base.config" "$src/kernel/configs/tiny.config")
-	[ -f "$src/arch/$karch/configs/tiny.config" ] && frags+=("$src/arch/$karch/configs/tiny.config")
-	[ "$arch" = x86_64 ] && frags+=("$src/arch/x86/configs/tiny.config")
-	frags+=("$top/configs/common.config" "$top/configs/$arch.config")
-	[ "$tree" = ours ] && frags+=("$top/configs/ours.config")
-	frags+=("$top/scripts/coverage/coverage.config")
-	cat "${frags[@]}" > "$src/harness.config.new"
-	if ! cmp -s "$src/harness.config.new" "$src/harness.config" || [ ! -f "$src/.config" ]; then
-		mv "$src/harness.config.new" "$src/harness.config"
-		"${kmake[@]}" KCONFIG_ALLCONFIG=harness.config allnoconfig >/dev/null
-		grep -q '^CONFIG_GCOV_KERNEL=y' "$src/.config" || {
-			echo "coverage.sh: $src/.config has no CONFIG_GCOV_KERNEL" >&2; exit 1; }
-	fi
-	"${kmake[@]}" "$(basename $image)" 2>&1 | grep -Ev '^\s*(CC|LD|AR|AS)\b|^$' || true
-	"${kmake[@]}" "$(basename $image)" >/dev/null
-	mkdir -p "$out"
-	cp "$src/$image" "$out/"
-}
-
-# profile MAKEFILE LINE: add LINE to MAKEFILE once, replacing the file.
-profile() {
-	grep -qxF "$2" "$1" && return 0
-	{ cat "$1"; echo "$2"; } > "$1.cov" && mv "$1.cov" "$1"
-}
 
 # The guest's initramfs with gcov.sh as one more suite (a second cpio
 # archive after the first: its files are laid over).
@@ -148,7 +92,9 @@ for arch in $arches; do
 	"$top/scripts/guest-image.sh" "$arch"
 	initrd "$arch"
 	for tree in $trees; do
-		build "$tree" "$arch" > "$res/build-$tree-$arch.txt" 2>&1 || {
+		"$top/scripts/extra-kernel.sh" "$tree" "$arch" cov \
+			"$top/scripts/coverage/coverage.config" gcov \
+			> "$res/build-$tree-$arch.txt" 2>&1 || {
 			tail -n 30 "$res/build-$tree-$arch.txt"; exit 2; }
 	done
 done

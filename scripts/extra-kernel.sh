@@ -1,0 +1,67 @@
+#!/bin/bash
+# extra-kernel.sh TREE ARCH NAME FRAGMENT [GCOV]: build a kernel of a kind
+# make test does not boot (coverage, race detection) into
+# build/out/NAME-TREE-ARCH/, from build/src/NAME-TREE-ARCH: the plain guest
+# config (tinyconfig + configs/common.config + configs/ARCH.config, and
+# configs/ours.config for ours) with FRAGMENT laid over it.  With GCOV=gcov,
+# only kernel/events/ and the PMUv3 driver (ours:
+# arch/arm64/kernel/perf_event.c; mainline: drivers/perf/arm_pmuv3.c) are
+# instrumented, and ccache keeps such objects per tree (gcov writes the
+# object's path into it).  Used by coverage.sh and race.sh; make test's
+# kernels are build-kernel.sh's.
+set -euo pipefail
+tree=$1 arch=$2 name=$3 frag=$4 gcov=${5:-}
+top=$(cd "$(dirname "$0")/.." && pwd)
+src=$top/build/src/$name-$tree-$arch
+out=$top/build/out/$name-$tree-$arch
+case $arch in
+x86_64) karch=x86_64 cross= image=arch/x86/boot/bzImage ;;
+arm64) karch=arm64 cross=aarch64-linux-gnu- image=arch/arm64/boot/Image ;;
+*) echo "extra-kernel.sh: unknown arch $arch" >&2; exit 2 ;;
+esac
+
+# profile MAKEFILE LINE: add LINE to MAKEFILE once.  The trees are
+# hard-linked to the pristine one: the file is replaced, never written in
+# place.
+profile() {
+	grep -qxF "$2" "$1" && return 0
+	{ cat "$1"; echo "$2"; } > "$1.new" && mv "$1.new" "$1"
+}
+
+python3 "$top/scripts/tree.py" pristine "$top/build/pristine"
+python3 "$top/scripts/tree.py" prepare "$tree" "$src"
+. "$top/scripts/kbuild-env.sh"
+kbuild_env "$top/build/src"
+if [ "$gcov" = gcov ]; then
+	profile "$src/kernel/events/Makefile" 'GCOV_PROFILE := y'
+	if [ "$arch" = arm64 ] && [ "$tree" = ours ]; then
+		profile "$src/arch/arm64/kernel/Makefile" 'GCOV_PROFILE_perf_event.o := y'
+	elif [ "$arch" = arm64 ]; then
+		profile "$src/drivers/perf/Makefile" 'GCOV_PROFILE_arm_pmuv3.o := y'
+	fi
+	unset CCACHE_NOHASHDIR
+fi
+kmake=(make -C "$src" -s ARCH=$karch CROSS_COMPILE=$cross "CC=ccache ${cross}gcc"
+       "HOSTCC=ccache gcc" -j"${JOBS:-$(nproc)}")
+frags=("$src/kernel/configs/tiny-base.config" "$src/kernel/configs/tiny.config")
+[ -f "$src/arch/$karch/configs/tiny.config" ] && frags+=("$src/arch/$karch/configs/tiny.config")
+[ "$arch" = x86_64 ] && frags+=("$src/arch/x86/configs/tiny.config")
+frags+=("$top/configs/common.config" "$top/configs/$arch.config")
+[ "$tree" = ours ] && frags+=("$top/configs/ours.config")
+frags+=("$frag")
+cat "${frags[@]}" > "$src/harness.config.new"
+if ! cmp -s "$src/harness.config.new" "$src/harness.config" || [ ! -f "$src/.config" ]; then
+	mv "$src/harness.config.new" "$src/harness.config"
+	"${kmake[@]}" KCONFIG_ALLCONFIG=harness.config allnoconfig >/dev/null
+	python3 "$top/scripts/check-config.py" "$src/.config" \
+		"$top/configs/common.config" "$top/configs/$arch.config" "$frag" || {
+		rm -f "$src/harness.config"; exit 1; }
+else
+	rm -f "$src/harness.config.new"
+fi
+start=$(date +%s)
+"${kmake[@]}" "$(basename $image)" 2>&1 | grep -Ev '^\s*(CC|LD|AR|AS)\b|^$' || true
+"${kmake[@]}" "$(basename $image)" >/dev/null
+mkdir -p "$out"
+cp "$src/$image" "$src/.config" "$out/"
+echo "extra-kernel.sh: $name-$tree-$arch built in $(( $(date +%s) - start ))s -> build/out/$name-$tree-$arch/"
