@@ -9,11 +9,11 @@
  * attr.sample_max_stack bounding the branch stack (6.15; shown with the
  * brstack_test PMU of our kernels, so 6.12 skips it), and samples of
  * user-only events that never show where in the kernel their interrupt
- * landed (7.3).  A 6.12 kernel fails the tests of those changes; that is
- * the difference of version the README lists.  The EPOLLRDNORM,
- * data-page write, inherit_stat READ record and cpu-clock REFRESH tests
- * hold on every version (6.12 included; later releases broke and mended
- * the last two).
+ * landed (7.3), and PERF_RECORD_READ of inherit_stat copies at child exit
+ * (6.19).  A 6.12 kernel fails the tests of those changes; that is the
+ * difference of version the README lists.  The EPOLLRDNORM, data-page
+ * write and cpu-clock REFRESH tests hold on every version (6.12 included;
+ * 6.17 broke and 6.19 mended the last one).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -1063,8 +1063,8 @@ out:
  * An inherit_stat event's copy writes PERF_RECORD_READ into the parent's
  * buffer when its task exits: the child's pid and tid and its count.
  * Parent and child are kept on CPU 0, where the event counts.  6.19 put
- * the record back after a rework of the exit path had lost it; 6.12 has
- * it.
+ * the record back; 6.12 writes none (its exit path marks the context's
+ * task gone before it folds the counts).
  */
 TEST(inherit_stat_read_record_at_child_exit)
 {
