@@ -1325,6 +1325,9 @@ static int ac_open_switches(long long tp, const char *filter)
  * PERF_EVENT_IOC_SET_FILTER gives every CPU's event one tracing filter:
  * switches away from a task that does not exist count nothing, those
  * away from this test's pipe partner count on whichever CPU it runs.
+ * The test and its partner share CPU 0, so that the partner is switched
+ * away from in every round; on two CPUs it may find the next byte
+ * already there and not block at all.
  */
 TEST(all_cpus_tracepoint_filter)
 {
@@ -1345,6 +1348,7 @@ TEST(all_cpus_tracepoint_filter)
 	EXPECT_EQ(-1, ac_open_switches(tp, "no_such_field == 1"));
 	EXPECT_EQ(EINVAL, errno);
 
+	ASSERT_EQ(0, pin_to_cpu(0, 0));
 	ASSERT_EQ(0, echo_partner_start(&partner));
 	snprintf(filter, sizeof(filter), "prev_pid == %d", partner.pid);
 	fd_kid = ac_open_switches(tp, filter);

@@ -999,12 +999,15 @@ TEST_F(uacc, user_access_not_inherited_by_next_task)
 	ASSERT_LE(0, pid);
 	if (!pid)
 		read_without_access(1000);
-	/* keep the counter readable here while the child tries */
-	while (waitpid(pid, &status, WNOHANG) == 0) {
+	/*
+	 * Keep the counter readable here while the child tries; read at
+	 * least once, as the child may be gone before the parent runs.
+	 */
+	do {
 		if (!user_read(pc, &v))
 			reads++;
 		sched_yield();
-	}
+	} while (waitpid(pid, &status, WNOHANG) == 0);
 	TH_LOG("parent read its counter at EL0 %d times", reads);
 	EXPECT_LT(0, reads);
 	EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGILL)
