@@ -38,7 +38,7 @@ for ev in cycles instructions; do
 	fi
 done
 
-# Exact counts: countloop retires 7 + 2,000,000 * argc user instructions
+# Exact counts: countloop retires 7 + 200,000 * argc user instructions
 # on arm64 (see guest/countloop.c), and perf stat must say so for 1, 2
 # and 3 arguments.  An interrupt taken while it runs can add a few
 # thousand to a count, on either tree (QEMU's icount counts some of the
@@ -58,7 +58,7 @@ for try in 1 2 3 4 5; do
 		fi
 		set -- /harness/bin/countloop $args
 		n=$((n + 1))
-		w=$((7 + 2000000 * $#))
+		w=$((7 + 200000 * $#))
 		c=$(echo "$out" | awk -F, '$3 ~ /^instructions/ {print $1}')
 		want="$want $w"
 		counts="$counts $c"
