@@ -456,6 +456,20 @@ static __poll_t perf_all_cpus_poll(struct file *file, poll_table *wait)
 	return mapped ? ready : EPOLLHUP;
 }
 
+/* The attr is every CPU's: the first event's lines stand for all. */
+static void perf_all_cpus_show_fdinfo(struct seq_file *m, struct file *file)
+{
+	struct perf_all_cpus *all = file->private_data;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		if (all->events[cpu]) {
+			perf_event_show_fdinfo(m, all->events[cpu]);
+			return;
+		}
+	}
+}
+
 static const struct file_operations perf_all_cpus_fops = {
 	.read		= perf_all_cpus_read,
 	.poll		= perf_all_cpus_poll,
@@ -463,6 +477,7 @@ static const struct file_operations perf_all_cpus_fops = {
 	.unlocked_ioctl	= perf_all_cpus_ioctl,
 	.compat_ioctl	= compat_ptr_ioctl,
 	.release	= perf_all_cpus_release,
+	.show_fdinfo	= perf_all_cpus_show_fdinfo,
 };
 
 /* The refusals of the table at the top that come before any event. */

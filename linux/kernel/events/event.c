@@ -24,6 +24,7 @@
 #include <linux/pid_namespace.h>
 #include <linux/poll.h>
 #include <linux/security.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/static_call.h>
 #include <linux/workqueue.h>
@@ -515,6 +516,27 @@ static ssize_t perf_fd_read(struct file *file, char __user *buf,
 	return perf_read_event(event, buf, count);
 }
 
+/**
+ * perf_event_show_fdinfo - the event's lines of /proc/PID/fdinfo/FD
+ * @m: the fdinfo file
+ * @event: the event behind the descriptor
+ *
+ * The type as the caller gave it (before an extended hardware type is
+ * resolved to its PMU) and the config, in decimal, one "name:\tvalue"
+ * line each, as the perf tool parses them to name the processes that hold
+ * a PMU busy.  Both are fixed at open, so no lock is needed.
+ */
+void perf_event_show_fdinfo(struct seq_file *m, struct perf_event *event)
+{
+	seq_printf(m, "perf_event_attr.type:\t%u\n", event->orig_type);
+	seq_printf(m, "perf_event_attr.config:\t%llu\n", event->attr.config);
+}
+
+static void perf_fd_show_fdinfo(struct seq_file *m, struct file *file)
+{
+	perf_event_show_fdinfo(m, file->private_data);
+}
+
 const struct file_operations perf_fops = {
 	.read		= perf_fd_read,
 	.unlocked_ioctl	= perf_ioctl,
@@ -523,6 +545,7 @@ const struct file_operations perf_fops = {
 	.mmap		= perf_mmap,
 	.fasync		= perf_fasync,
 	.release	= perf_fd_release,
+	.show_fdinfo	= perf_fd_show_fdinfo,
 };
 
 bool is_perf_file(struct file *file)

@@ -3,6 +3,8 @@
 #ifndef _KERNEL_EVENTS_EVENT_H
 #define _KERNEL_EVENTS_EVENT_H
 
+struct seq_file;
+
 struct perf_event *perf_event_alloc(struct perf_event_attr *attr, int cpu,
 				    struct task_struct *task,
 				    struct perf_event *group_leader,
@@ -20,6 +22,7 @@ void perf_event_put(struct perf_event *event);
 void perf_event_put_deferred(struct perf_event *event);
 extern const struct file_operations perf_fops;
 bool is_perf_file(struct file *file);
+void perf_event_show_fdinfo(struct seq_file *m, struct perf_event *event);
 int perf_event_fd_get(int fd, struct fd *f, struct perf_event **event);
 
 #endif /* _KERNEL_EVENTS_EVENT_H */

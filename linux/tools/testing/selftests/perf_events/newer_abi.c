@@ -10,7 +10,8 @@
  * brstack_test PMU of our kernels, so 6.12 skips it), and samples of
  * user-only events that never show where in the kernel their interrupt
  * landed (7.3), and PERF_RECORD_READ of inherit_stat copies at child exit
- * (6.19).  A 6.12 kernel fails the tests of those changes; that is the
+ * (6.19), and /proc/PID/fdinfo of a perf fd naming the event's type
+ * and config (7.2).  A 6.12 kernel fails the tests of those changes; that is the
  * difference of version the README lists.  The EPOLLRDNORM, data-page
  * write and cpu-clock REFRESH tests hold on every version (6.12 included;
  * 6.17 broke and 6.19 mended the last one).
@@ -1166,6 +1167,40 @@ TEST(cpu_clock_refreshed_from_its_signal_handler)
 	EXPECT_GT(count, 0);
 	EXPECT_NE(~0ULL, count);
 	close(refresh_fd);
+}
+
+/*
+ * /proc/self/fdinfo/FD of a perf fd names the event's type and config in
+ * decimal, one "name:\tvalue" line each: the perf tool reads the type
+ * there to name the processes that keep a PMU busy.
+ */
+TEST(fdinfo_names_type_and_config)
+{
+	struct perf_event_attr attr;
+	char path[64], buf[4096];
+	unsigned int type = ~0U;
+	unsigned long long config = ~0ULL;
+	char *line;
+	ssize_t len;
+	int fd, info;
+
+	sw_attr(&attr, PERF_COUNT_SW_PAGE_FAULTS);
+	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	ASSERT_GE(fd, 0) TH_LOG("page-faults: %s", strerror(errno));
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	info = open(path, O_RDONLY);
+	ASSERT_GE(info, 0) TH_LOG("%s: %s", path, strerror(errno));
+	len = read(info, buf, sizeof(buf) - 1);
+	close(info);
+	close(fd);
+	ASSERT_GT(len, 0);
+	buf[len] = 0;
+	for (line = strtok(buf, "\n"); line; line = strtok(NULL, "\n")) {
+		sscanf(line, "perf_event_attr.type:\t%u", &type);
+		sscanf(line, "perf_event_attr.config:\t%llu", &config);
+	}
+	EXPECT_EQ(PERF_TYPE_SOFTWARE, type);
+	EXPECT_EQ(PERF_COUNT_SW_PAGE_FAULTS, config);
 }
 
 TEST_HARNESS_MAIN
