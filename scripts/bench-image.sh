@@ -1,6 +1,7 @@
 #!/bin/bash
 # bench-image.sh ARCH: build/bench/ARCH/initramfs.cpio, a minimal initramfs
-# whose /init is guest/bench.c (static) and /tiny the program it execs.
+# whose /init is the static program of guest/bench/*.c and /tiny the
+# program it execs.
 # Needs a kernel tree built by build-kernel.sh (its installed UAPI headers
 # and usr/gen_init_cpio); the same image boots on mainline and on ours.
 set -euo pipefail
@@ -16,7 +17,7 @@ out=$top/build/bench/$arch
 mkdir -p "$out"
 [ -x "$src/usr/gen_init_cpio" ] || { echo "bench-image.sh: build the mainline $arch kernel first" >&2; exit 1; }
 ${cross}gcc -static -O2 -Wall -Wextra -I"$src/usr/include" -o "$out/bench" \
-	"$top/guest/bench.c" -lpthread
+	"$top"/guest/bench/*.c -lpthread
 ${cross}gcc -static -nostdlib -O2 -o "$out/tiny" "$top/guest/tiny.c"
 cat > "$out/list" <<LIST
 dir /dev 0755 0 0

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """bench-report.py OUTDIR TREE...: the table of `make bench`.
 
-Reads OUTDIR/logs/TREE-ARCH-REP.log (the console of guest/bench.c), prints
+Reads OUTDIR/logs/TREE-ARCH-REP.log (the console of guest/bench/), prints
 one table - benchmark, unit, mainline, ours, ratio ours/mainline, limit,
 spread within a run, difference between boots - and writes it as
 OUTDIR/bench.csv and OUTDIR/bench.md, the ratios as OUTDIR/bench.png and the

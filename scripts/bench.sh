@@ -3,7 +3,7 @@
 #
 # Builds each tree's plain kernel for every arch in BENCH_ARCHES, boots each
 # BENCH_REPEAT times (default 2) in QEMU with -icount shift=0,sleep=off and
-# one CPU (BENCH_SMP=N for N), with guest/bench.c as /init, and hands the logs to
+# one CPU (BENCH_SMP=N for N), with guest/bench/ as /init, and hands the logs to
 # scripts/bench-report.py, which prints the table and writes out/bench/.
 # Guest time is an exact count of guest instructions and "norandmaps" turns
 # off address-space randomisation (which otherwise moves fork and exec costs
