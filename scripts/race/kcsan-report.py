@@ -7,7 +7,9 @@ with a stack.  A report is ours when a function defined in one of the
 object files OBJ (those of kernel/events/ and the PMUv3 driver; nm
 lists them) is the first frame of either access.  Prints each distinct
 report (its title) with its count, ours first; exit status 1 if any is
-ours.
+ours, or if the guest did not finish ("@@HARNESS done") or its kernel
+reported something else (an Oops, a BUG, a WARNING, lockdep): a run that
+died part-way checked only what ran before.
 """
 import os
 import re
@@ -19,6 +21,21 @@ TITLE = re.compile(r"BUG: KCSAN: (\S+) in (\S+?)(?:\+0x\w+/0x\w+)? / (\S+?)(?:\+
 TITLE1 = re.compile(r"BUG: KCSAN: (\S+) in (\S+?)(?:\+0x\w+/0x\w+)?\s*$")
 ACCESS = re.compile(r"^(read|write|read-write)( \(marked\))? to .* by ")
 FRAME = re.compile(r"^\s*([A-Za-z_][\w.]*)\+0x")
+OTHER = re.compile(r"\] (Oops|BUG: (?!KCSAN)|WARNING: |Kernel panic|"
+                   r"possible circular locking|possible recursive locking|"
+                   r"inconsistent lock state|suspicious RCU usage)")
+
+
+def other_reports(log):
+    """(finished, [the first line of each non-KCSAN kernel report])"""
+    finished, other = False, []
+    for raw in open(log, errors="replace"):
+        line = ANSI.sub("", raw).rstrip("\r\n")
+        if line.startswith("@@HARNESS done"):
+            finished = True
+        if OTHER.search(line):
+            other.append(line)
+    return finished, other
 
 
 def our_functions(objs):
@@ -81,7 +98,12 @@ def main():
     for key, (count, m, frames) in sorted(seen.items(), key=lambda kv: (not kv[1][1], kv[0])):
         print("  %s %3dx %s  [%s]" % ("OURS " if m else "other", count, key,
                                       " / ".join(frames)))
-    return 1 if mine else 0
+    finished, other = other_reports(log)
+    for line in other[:20]:
+        print("  kernel report: %s" % line)
+    if not finished:
+        print("  the guest did not finish: only what ran before its end was checked")
+    return 1 if mine or other or not finished else 0
 
 
 if __name__ == "__main__":
