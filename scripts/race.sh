@@ -16,8 +16,9 @@
 #   x86_64  our selftests (the races suite among them).  No fuzzer: once
 #           it patches kernel text (a tracepoint's static call, a
 #           kprobe's ftrace site) the x86_64 KCSAN kernels of both trees
-#           die of an int3 that x86's text patching does not claim
-#           (notes/next-steps.md).
+#           die of an int3 nobody claims, the multi-threaded TCG class
+#           that fuzz.sh avoids with TCG_THREAD=single; KCSAN needs the
+#           vCPUs on host threads of their own (notes/next-steps.md).
 #   arm64   our selftests, then the fuzzer as uid 1000 and as root
 #           (RACE_FUZZ_PASSES, RACE_FUZZ_OPS calls a pass, default 4000),
 #           with the PMU interrupt as a pseudo-NMI, as in make test.
