@@ -52,9 +52,11 @@ fi
 # Mainline's kernel is the same from one run to the next while the base
 # tree, its configuration, the compilers and these scripts are: its image
 # is kept in $HARNESS_CACHE/kernels (default ~/.cache/perf-harness), so a
-# fresh clone (CI) builds only our tree.  The tree is still prepared and
-# its UAPI headers installed: guest-image.sh builds mainline's selftests
-# against them.  HARNESS_KERNEL_CACHE=0 builds it anyway.
+# fresh clone (CI) builds only our tree.  The tree is still prepared as
+# for a build, with its UAPI headers and usr/gen_init_cpio: guest-image.sh
+# builds mainline's selftests against the headers and gives BCC the
+# generated ones, bench-image.sh packs with gen_init_cpio.
+# HARNESS_KERNEL_CACHE=0 builds it anyway.
 kcache=
 if [ "$tree" = mainline ] && [ "${HARNESS_KERNEL_CACHE:-1}" = 1 ]; then
 	kkey=$({
@@ -67,7 +69,8 @@ if [ "$tree" = mainline ] && [ "${HARNESS_KERNEL_CACHE:-1}" = 1 ]; then
 	} | sha256sum | cut -c1-16)
 	kcache=${HARNESS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/perf-harness}/kernels/$name-$kkey
 	if [ -f "$kcache/$(basename $image)" ] && [ -f "$kcache/config" ]; then
-		"${kmake[@]}" headers_install >/dev/null
+		"${kmake[@]}" prepare headers_install >/dev/null
+		"${kmake[@]}" usr/gen_init_cpio >/dev/null
 		"$top/scripts/check-links.sh" "$src"
 		mkdir -p "$out"
 		cp "$kcache/$(basename $image)" "$kcache/config" "$out/"

@@ -25,6 +25,7 @@ while read -r num desc; do
 		continue ;;
 	esac
 	echo 100000 > /proc/sys/kernel/perf_event_max_sample_rate 2> /dev/null
+	t0=$(cut -d' ' -f1 /proc/uptime)
 	out=$(timeout -s KILL "$limit" perf test "$num" 2>&1 < /dev/null)
 	rc=$?
 	if [ $rc != 137 ] && [ "${HARNESS_RETRY:-1}" = 1 ] && echo "$out" | grep -q "FAILED!"; then
@@ -35,6 +36,7 @@ while read -r num desc; do
 		rc=$?
 	fi
 	echo "$out"
+	echo "# perf test $num took $(awk -v t0="$t0" '{ printf "%.0f", $1 - t0 }' /proc/uptime)s"
 	if [ $rc = 137 ]; then
 		printf '%3d: %-62s: FAILED! (killed after %ss)\n' "$num" "$desc" "$limit"
 	fi

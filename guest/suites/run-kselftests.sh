@@ -16,9 +16,10 @@ for prog in "$dir"/*; do
 	name=$(basename "$prog")
 	for attempt in $attempts; do
 		echo "@@PROG $name $attempt"
+		t0=$(cut -d' ' -f1 /proc/uptime)
 		timeout -s KILL "$HARNESS_TIMEOUT" "$prog" 2>&1 < /dev/null
 		rc=$?
-		echo "@@PROG $name end rc=$rc"
+		echo "@@PROG $name end rc=$rc ($(awk -v t0="$t0" '{ printf "%.0f", $1 - t0 }' /proc/uptime)s)"
 		[ $rc = 0 ] && break
 	done
 done

@@ -1328,6 +1328,57 @@ TEST_F(writer, file_filter_follows_mmap)
 }
 
 /*
+ * A filter in a file reached through overlayfs matches a mapping of that
+ * file, although the mapping holds the overlay's lower file.
+ */
+TEST_F(writer, file_filter_through_an_overlay)
+{
+	long page = page_size();
+	struct overlay o;
+	char text[192];
+	int fd, file;
+	__u64 w[8];
+	struct ring r;
+	char *code;
+	void *aux;
+
+	if (overlay_make(&o, 4))
+		SKIP(return, "no overlayfs here: %s", strerror(errno));
+	fd = open_filter_writer(self->type, 0, -1);
+	ASSERT_GE(fd, 0) TH_LOG("aux_test: %s", strerror(errno));
+	ASSERT_EQ(0, ring_map(&r, fd, 8, PROT_READ | PROT_WRITE));
+	aux = aux_map(fd, &r, 8, 4, PROT_READ | PROT_WRITE);
+	ASSERT_NE(NULL, aux) TH_LOG("aux mmap: %s", strerror(errno));
+	snprintf(text, sizeof(text), "filter 0x%lx/0x800@%s", page, o.file);
+	ASSERT_EQ(0, set_filter(fd, text));
+
+	file = open(o.file, O_RDONLY);
+	ASSERT_GE(file, 0) TH_LOG("%s: %s", o.file, strerror(errno));
+	code = mmap(NULL, 4 * page, PROT_READ | PROT_EXEC, MAP_PRIVATE, file,
+		    0);
+	if (code == MAP_FAILED) {
+		close(file);
+		overlay_remove(&o);
+		SKIP(return, "no executable mapping of %s", o.file);
+	}
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+	switch_out(3);
+	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+	ASSERT_EQ(0, last_filters(&r, aux, w));
+	EXPECT_EQ(1, w[0]);
+	EXPECT_EQ((unsigned long)code + page, w[1]);
+	EXPECT_EQ(0x800, w[2]);
+	EXPECT_EQ(ACT_FILTER, w[3]);
+
+	munmap(code, 4 * page);
+	close(file);
+	overlay_remove(&o);
+	munmap(aux, 4 * page);
+	ring_unmap(&r);
+	close(fd);
+}
+
+/*
  * A child maps the file's code (the range gets an address), then execs:
  * the new program has other mappings, so the range has none again.
  */

@@ -23,6 +23,8 @@
 #include <unistd.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -494,6 +496,63 @@ static inline int load_ret_prog(__u32 type, int ret, const char *name)
 	if (name)
 		snprintf(attr.prog_name, sizeof(attr.prog_name), "%s", name);
 	return sys_bpf(BPF_PROG_LOAD, &attr);
+}
+
+/*
+ * A read-only overlayfs of two lower directories under /tmp, with one file
+ * of @pages pages in the upper of them: its path through the overlay in
+ * @o->file.  Needs root and CONFIG_OVERLAY_FS; 0, or -1 (then nothing is
+ * left mounted).  overlay_remove() takes it down again.
+ */
+struct overlay {
+	char dir[64];		/* /tmp/pe-ovl-PID: lower1, lower2, merged */
+	char merged[96];
+	char file[128];
+};
+
+static inline void overlay_remove(struct overlay *o)
+{
+	char path[128];
+
+	umount(o->merged);
+	snprintf(path, sizeof(path), "%s/lower1/file", o->dir);
+	unlink(path);
+	rmdir(o->merged);
+	snprintf(path, sizeof(path), "%s/lower1", o->dir);
+	rmdir(path);
+	snprintf(path, sizeof(path), "%s/lower2", o->dir);
+	rmdir(path);
+	rmdir(o->dir);
+}
+
+static inline int overlay_make(struct overlay *o, int pages)
+{
+	char lower1[96], lower2[96], opts[256], path[128];
+	int fd, ok;
+
+	snprintf(o->dir, sizeof(o->dir), "/tmp/pe-ovl-%d", getpid());
+	snprintf(lower1, sizeof(lower1), "%s/lower1", o->dir);
+	snprintf(lower2, sizeof(lower2), "%s/lower2", o->dir);
+	snprintf(o->merged, sizeof(o->merged), "%s/merged", o->dir);
+	snprintf(o->file, sizeof(o->file), "%s/file", o->merged);
+	if (mkdir(o->dir, 0755) || mkdir(lower1, 0755) || mkdir(lower2, 0755) ||
+	    mkdir(o->merged, 0755))
+		goto fail;
+	snprintf(path, sizeof(path), "%s/file", lower1);
+	fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0755);
+	if (fd < 0)
+		goto fail;
+	ok = !ftruncate(fd, (off_t)pages * sysconf(_SC_PAGESIZE));
+	close(fd);
+	if (!ok)
+		goto fail;
+	snprintf(opts, sizeof(opts), "lowerdir=%s:%s", lower1, lower2);
+	if (mount("overlay", o->merged, "overlay", MS_RDONLY, opts))
+		goto fail;
+	return 0;
+fail:
+	overlay_remove(o);
+	return -1;
 }
 
 #endif /* PERF_HELPERS_H */

@@ -6,7 +6,8 @@
  * and BPF_EVENT for a BPF program loaded and freed; TEXT_POKE when kernel
  * text is patched (x86 only: no other architecture reports it); MMAP2
  * with the build-id instead of the inode; MMAP for a path too long for a
- * short buffer.
+ * short buffer; MMAP and MMAP2 of a file through overlayfs; records written
+ * whole, with no byte of an older record left in them.
  *
  * Records come from the dummy event on this task, or from the sampler
  * itself.  Tests that change a sysctl put it back in their teardown.
@@ -22,8 +23,10 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <linux/bpf.h>
 #include <linux/elf.h>
@@ -626,6 +629,187 @@ TEST(mmap_long_path)
 	munmap(p, page);
 	close(file);
 	remove_long_path(path);
+	ring_unmap(&r);
+	close(fd);
+}
+
+/* ---------------------------------------------------------------------
+ * MMAP and MMAP2 of a file reached through overlayfs
+ */
+
+/*
+ * A mapping of a file through an overlay names the path the program
+ * opened, not the overlay's backing file in its lower directory (the
+ * overlay passes the lower file to the mapping).
+ */
+TEST(mmap_records_name_the_overlay_file)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	struct perf_event_attr attr;
+	struct perf_event_header *h;
+	__u64 buf[REC_MAX / 8];
+	int fd[2], file, i, found[2] = { 0, 0 };
+	struct overlay o;
+	struct ring r[2];
+	void *p;
+
+	if (overlay_make(&o, 1))
+		SKIP(return, "no overlayfs here: %s", strerror(errno));
+	for (i = 0; i < 2; i++) {
+		dummy_attr(&attr);
+		attr.mmap = 1;
+		attr.mmap2 = i;
+		fd[i] = sys_perf_event_open(&attr, 0, -1, -1, 0);
+		ASSERT_GE(fd[i], 0) TH_LOG("dummy: %s", strerror(errno));
+		ASSERT_EQ(0, ring_map(&r[i], fd[i], 4, PROT_READ | PROT_WRITE));
+		ASSERT_EQ(0, enable(fd[i]));
+	}
+	file = open(o.file, O_RDONLY);
+	ASSERT_GE(file, 0) TH_LOG("%s: %s", o.file, strerror(errno));
+	p = mmap(NULL, page, PROT_READ | PROT_EXEC, MAP_PRIVATE, file, 0);
+	for (i = 0; i < 2; i++)
+		ASSERT_EQ(0, disable(fd[i]));
+	if (p == MAP_FAILED) {
+		close(file);
+		overlay_remove(&o);
+		SKIP(return, "no executable mapping of %s", o.file);
+	}
+
+	for (i = 0; i < 2; i++) {
+		while ((h = ring_next(&r[i], buf, sizeof(buf)))) {
+			/* MMAP: the name after 4 words; MMAP2: after 8 */
+			char *name = (char *)&buf[i ? 9 : 5];
+
+			if (h->type != (i ? PERF_RECORD_MMAP2 : PERF_RECORD_MMAP) ||
+			    buf[2] != (uintptr_t)p)
+				continue;
+			EXPECT_STREQ(o.file, name);
+			found[i]++;
+		}
+		EXPECT_FALSE(r[i].bad);
+		EXPECT_EQ(1, found[i]) TH_LOG("%s records", i ? "MMAP2" : "MMAP");
+		ring_unmap(&r[i]);
+		close(fd[i]);
+	}
+	munmap(p, page);
+	close(file);
+	overlay_remove(&o);
+}
+
+/* ---------------------------------------------------------------------
+ * Every byte of a record written: header, body, padding and trailer
+ */
+
+#define TRAILER_TYPE	(PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_ID | \
+			 PERF_SAMPLE_CPU | PERF_SAMPLE_IDENTIFIER)
+#define TRAILER_WORDS	5	/* pid/tid, time, id, cpu/res, identifier */
+#define KNOWN_MISC	(PERF_RECORD_MISC_CPUMODE_MASK | (1 << 13) | (1 << 14))
+
+/* 0 if every byte of @p after the string's NUL, up to @len, is zero. */
+static int padding_is_zero(const char *p, size_t len)
+{
+	size_t i = strnlen(p, len);
+
+	if (i == len)
+		return -1;	/* no NUL at all */
+	for (; i < len; i++)
+		if (p[i])
+			return -1;
+	return 0;
+}
+
+/*
+ * A one-page buffer wrapped many times with COMM, MMAP2 and TASK records
+ * of different lengths: any byte the kernel does not write would show an
+ * older record's byte.  Every record's misc has only defined bits, its
+ * names are padded with zeros, and its sample_id trailer carries this
+ * event's id, a CPU that exists with a zero res word, and this process.
+ */
+TEST(records_have_no_stale_bytes)
+{
+	long page = sysconf(_SC_PAGESIZE), ncpus = sysconf(_SC_NPROCESSORS_CONF);
+	int fd, round, seen[PERF_RECORD_MAX] = { 0 };
+	struct perf_event_attr attr;
+	struct perf_event_header *h;
+	__u64 buf[REC_MAX / 8], id;
+	struct ring r;
+	pid_t child;
+
+	dummy_attr(&attr);
+	attr.mmap = 1;
+	attr.mmap2 = 1;
+	attr.mmap_data = 1;
+	attr.comm = 1;
+	attr.task = 1;
+	attr.sample_id_all = 1;
+	attr.sample_type = TRAILER_TYPE;
+	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	ASSERT_GE(fd, 0) TH_LOG("dummy: %s", strerror(errno));
+	id = event_id(fd);
+	ASSERT_EQ(0, ring_map(&r, fd, 1, PROT_READ | PROT_WRITE));
+	ASSERT_EQ(0, enable(fd));
+
+	for (round = 0; round < 300; round++) {
+		char name[16];
+		void *p;
+
+		/* names of every length, in letters that are not zero */
+		memset(name, 0, sizeof(name));
+		memset(name, 'a' + round % 26, 1 + round % 15);
+		prctl(PR_SET_NAME, name);
+		p = mmap(NULL, page * (1 + round % 3), PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		ASSERT_NE(MAP_FAILED, p);
+		munmap(p, page * (1 + round % 3));
+		if (round % 10 == 0) {
+			child = fork();
+			if (!child)
+				_exit(0);
+			ASSERT_GT(child, 0);
+			waitpid(child, NULL, 0);
+		}
+
+		while ((h = ring_next(&r, buf, sizeof(buf)))) {
+			size_t body = h->size - sizeof(*h) - TRAILER_WORDS * 8;
+			__u64 *t = &buf[h->size / 8 - TRAILER_WORDS];
+
+			EXPECT_EQ(0, h->misc & ~KNOWN_MISC)
+				TH_LOG("type %u misc %#x", h->type, h->misc);
+			if (h->type < PERF_RECORD_MAX)
+				seen[h->type]++;
+			if (h->type == PERF_RECORD_LOST || h->size <
+			    sizeof(*h) + TRAILER_WORDS * 8)
+				continue;
+			EXPECT_EQ(id, t[2]);
+			EXPECT_EQ(id, t[4]);
+			EXPECT_LT(half(t[3], 0), ncpus);
+			EXPECT_EQ(0, half(t[3], 1))
+				TH_LOG("type %u: res word %#x", h->type,
+				       half(t[3], 1));
+			if (h->type == PERF_RECORD_COMM) {
+				/* pid/tid, then the name */
+				EXPECT_EQ(0, padding_is_zero((char *)&buf[2],
+							     body - 8))
+					TH_LOG("COMM %.16s", (char *)&buf[2]);
+			} else if (h->type == PERF_RECORD_MMAP2) {
+				/* 8 words before the name */
+				EXPECT_EQ(0, padding_is_zero((char *)&buf[9],
+							     body - 64))
+					TH_LOG("MMAP2 %s", (char *)&buf[9]);
+			}
+			if (h->type != PERF_RECORD_FORK &&
+			    h->type != PERF_RECORD_EXIT) {
+				EXPECT_EQ(getpid(), half(t[0], 0));
+			}
+		}
+		ring_publish(&r);
+		ASSERT_FALSE(r.bad);
+	}
+	ASSERT_EQ(0, disable(fd));
+	EXPECT_GE(seen[PERF_RECORD_COMM], 250);
+	EXPECT_GE(seen[PERF_RECORD_MMAP2], 250);
+	EXPECT_GE(seen[PERF_RECORD_FORK], 25);
+	EXPECT_GT(r.tail, 10 * page) TH_LOG("the buffer wrapped too few times");
 	ring_unmap(&r);
 	close(fd);
 }
