@@ -103,16 +103,43 @@ static bool event_needs_sched_hooks(struct perf_event *event)
 	       event->attr.context_switch;
 }
 
+/*
+ * The hooks are switched off a second after their last user went, not at
+ * once: every change of the key between 0 and 1 rewrites the call sites
+ * of the context-switch hooks (text patching, with IPIs to every CPU), and
+ * a program that opens and closes one task event in a loop would pay for
+ * that twice a round.  A decrement waits in perf_sched_dec_pending, and
+ * the next event that needs the hooks takes it back instead of counting
+ * itself in.
+ */
+static atomic_t perf_sched_dec_pending = ATOMIC_INIT(0);
+
+static void perf_sched_dec_work_fn(struct work_struct *work)
+{
+	int n = atomic_xchg(&perf_sched_dec_pending, 0);
+
+	while (n-- > 0)
+		static_branch_dec(&perf_sched_events);
+}
+
+static DECLARE_DELAYED_WORK(perf_sched_dec_work, perf_sched_dec_work_fn);
+
+/* Context: may sleep (static_branch_inc() takes the CPU hotplug lock). */
 static void event_account(struct perf_event *event)
 {
-	if (event_needs_sched_hooks(event))
-		static_branch_inc(&perf_sched_events);
+	if (!event_needs_sched_hooks(event))
+		return;
+	if (atomic_add_unless(&perf_sched_dec_pending, -1, 0))
+		return;
+	static_branch_inc(&perf_sched_events);
 }
 
 static void event_unaccount(struct perf_event *event)
 {
-	if (event_needs_sched_hooks(event))
-		static_branch_dec(&perf_sched_events);
+	if (!event_needs_sched_hooks(event))
+		return;
+	atomic_inc(&perf_sched_dec_pending);
+	schedule_delayed_work(&perf_sched_dec_work, HZ);
 }
 
 /* ---------------------------------------------------------------------
