@@ -49,7 +49,7 @@ for arch in $(printf '%s\n' $arches | sed 's/-.*//' | sort -u); do
 	"$top/scripts/guest-image.sh" "$arch" || exit 2
 done
 . "$top/scripts/result-cache.sh"
-result_cache_init
+result_cache_init suites
 echo "run-tests.sh: kernels and guest images ready after $(( $(date +%s) - start ))s"
 
 guest() {
