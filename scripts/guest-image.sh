@@ -43,6 +43,10 @@ for t in ours mainline; do "$top/scripts/check-links.sh" "$top/build/src/$t-$arc
 fuzz=$top/build/src/ours-$arch/tools/testing/selftests/perf_events/fuzz
 ${cross}gcc -static -O2 -g -Wall -I "$top/build/src/ours-$arch/usr/include" \
 	-o "$out/stage/harness/bin/perf_fuzz" "$fuzz"/*.c -lpthread
+# The fuzzer's corpus (fuzz/corpus: call sequences that reached new code
+# of the core), which guest/suites/fuzz.sh replays before its passes.
+rm -f "$out/stage/harness/fuzz-corpus"
+[ -f "$fuzz/corpus" ] && cp "$fuzz/corpus" "$out/stage/harness/fuzz-corpus"
 # Reproducers made by fuzz/mkrepro.sh, for harness.fuzz_repro=NAME.
 if [ -d "$top/build/fuzz-repro/$arch" ]; then
 	mkdir -p "$out/stage/harness/bin/repro"

@@ -16,12 +16,16 @@ result_cache_dir=${HARNESS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/perf-harness}/
 
 # The inputs that every run shares, hashed once (in the parent; exported).
 # result_cache_init suites: for guests whose plans never run the fuzzer
-# (run-tests.sh), whose sources are left out, so that a change to the
-# fuzzer alone does not run mainline's suite guests again.
+# (run-tests.sh): the fuzzer's sources, corpus and guest suite are left
+# out, so that a change to the fuzzer alone does not run mainline's suite
+# guests again.
 result_cache_init() {
 	[ "${HARNESS_RESULT_CACHE:-1}" = 1 ] || return 0
-	local skip=
-	[ "${1:-}" = suites ] && skip=linux/tools/testing/selftests/perf_events/fuzz
+	local skip= skip2=
+	if [ "${1:-}" = suites ]; then
+		skip=linux/tools/testing/selftests/perf_events/fuzz
+		skip2=guest/suites/fuzz.sh
+	fi
 	HARNESS_INPUTS=$({
 		dpkg-query -W -f='${Version}\n' linux-source-6.12
 		qemu-system-x86_64 --version | head -n 1
@@ -34,7 +38,8 @@ result_cache_init() {
 			scripts/check-config.py scripts/tree.py \
 			scripts/guest-image.sh scripts/guest-run.sh \
 			scripts/rootfs.sh scripts/check-links.sh \
-			${skip:+-path "$skip" -prune -o} -type f -print0 |
+			${skip:+-path "$skip" -prune -o -path "$skip2" -prune -o} \
+			-type f -print0 |
 			sort -z | xargs -0 sha256sum
 	} | sha256sum | cut -c1-16)
 	export HARNESS_INPUTS
