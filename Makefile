@@ -5,7 +5,7 @@ KSRC ?=
 
 .PHONY: all deps build build-mainline run run-mainline test test-mainline \
 	bench bench-mainline abi compat compat-mainline patch patch-check docs \
-	install fuzz diffcheck coverage race clean distclean help
+	install fuzz fuzz-guided diffcheck coverage race clean distclean help
 
 all: help
 
@@ -55,6 +55,11 @@ abi:
 # scripts/fuzz.sh.
 fuzz: deps
 	scripts/fuzz.sh
+
+# Grow the fuzzer's corpus: perf_fuzz --guided on our kernel with KCOV over
+# the perf core (GUIDED_ARCH, GUIDED_SECONDS...: see scripts/fuzz-guided.sh).
+fuzz-guided: deps
+	scripts/fuzz-guided.sh
 
 # The same seeded calls on mainline's kernel and ours, results compared
 # call by call (DIFF_ARCHES, DIFF_SEEDS, DIFF_OPS: see scripts/diff-check.sh).

@@ -70,7 +70,7 @@ if [ "$tree" = mainline ] && [ "${HARNESS_KERNEL_CACHE:-1}" = 1 ]; then
 	kcache=${HARNESS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/perf-harness}/kernels/$name-$kkey
 	if [ -f "$kcache/$(basename $image)" ] && [ -f "$kcache/config" ]; then
 		"${kmake[@]}" prepare headers_install >/dev/null
-		"${kmake[@]}" usr/gen_init_cpio >/dev/null
+		"${kmake[@]}" usr/ >/dev/null
 		"$top/scripts/check-links.sh" "$src"
 		mkdir -p "$out"
 		cp "$kcache/$(basename $image)" "$kcache/config" "$out/"

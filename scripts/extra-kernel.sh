@@ -1,5 +1,5 @@
 #!/bin/bash
-# extra-kernel.sh TREE ARCH NAME FRAGMENT [GCOV]: build a kernel of a kind
+# extra-kernel.sh TREE ARCH NAME FRAGMENT [gcov|kcov]: build a kernel of a kind
 # make test does not boot (coverage, race detection) into
 # build/out/NAME-TREE-ARCH/, from build/src/NAME-TREE-ARCH: the plain guest
 # config (tinyconfig + configs/common.config + configs/ARCH.config, and
@@ -7,8 +7,10 @@
 # only kernel/events/ and the PMUv3 driver (ours:
 # arch/arm64/kernel/perf_event.c; mainline: drivers/perf/arm_pmuv3.c) are
 # instrumented, and ccache keeps such objects per tree (gcov writes the
-# object's path into it).  Used by coverage.sh and race.sh; make test's
-# kernels are build-kernel.sh's.
+# object's path into it).  With kcov, only those files are instrumented
+# for KCOV (the fragment sets CONFIG_KCOV_INSTRUMENT_ALL=n).  Used by
+# coverage.sh, race.sh and fuzz-guided.sh; make test's kernels are
+# build-kernel.sh's.
 set -euo pipefail
 tree=$1 arch=$2 name=$3 frag=$4 gcov=${5:-}
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -40,6 +42,13 @@ if [ "$gcov" = gcov ]; then
 		profile "$src/drivers/perf/Makefile" 'GCOV_PROFILE_arm_pmuv3.o := y'
 	fi
 	unset CCACHE_NOHASHDIR
+elif [ "$gcov" = kcov ]; then
+	profile "$src/kernel/events/Makefile" 'KCOV_INSTRUMENT := y'
+	if [ "$arch" = arm64 ] && [ "$tree" = ours ]; then
+		profile "$src/arch/arm64/kernel/Makefile" 'KCOV_INSTRUMENT_perf_event.o := y'
+	elif [ "$arch" = arm64 ]; then
+		profile "$src/drivers/perf/Makefile" 'KCOV_INSTRUMENT_arm_pmuv3.o := y'
+	fi
 fi
 kmake=(make -C "$src" -s ARCH=$karch CROSS_COMPILE=$cross "CC=ccache ${cross}gcc"
        "HOSTCC=ccache gcc" -j"${JOBS:-$(nproc)}")

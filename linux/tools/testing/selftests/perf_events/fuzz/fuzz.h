@@ -70,8 +70,9 @@ struct fz_opt {
 	int seconds;
 	int threads, procs;
 	int unpriv, hotplug, sysctl, dry_run, quiet, only, progress, results;
-	int steady;
+	int steady, guided;
 	const char *log;
+	const char *corpus;
 };
 
 extern struct fz_opt opt;
@@ -264,6 +265,39 @@ void gen_breakpoint(struct worker *w, struct gattr *g);
 void gen_flags(struct worker *w, struct perf_event_attr *a);
 void gen_sampling(struct worker *w, struct perf_event_attr *a);
 void lg_attr(struct worker *w, const struct gattr *g);
+
+/* ---- call sequences and the corpus (fuzz_corpus.c) ------------------- */
+
+#define FZ_SEGS		32	/* segments of a sequence, at most */
+
+/* A call sequence: worker 0's operations, drawn segment by segment. */
+struct fz_entry {
+	int n;
+	struct fz_seg {
+		__u64 seed;
+		unsigned int ops;
+	} s[FZ_SEGS];
+};
+
+struct fz_cover;
+
+/* perf_fuzz.c */
+pid_t start_sequence(const struct fz_entry *e, struct fz_cover *cov);
+void track_sequence(pid_t pid);
+unsigned long all_done(void);
+void final_report(int stuck);
+void restore_state(void);
+extern long long t_start;
+
+/* fuzz_corpus.c: in a sequence's process */
+int cover_open(void);
+void cover_op_begin(void);
+void cover_op_end(void);
+void cover_merge(struct fz_cover *cov);
+/* fuzz_corpus.c: in the supervisor; 1 when a sequence got stuck */
+int corpus_load(const char *path);
+int corpus_replay(long long deadline);
+int guided_run(long long deadline);
 
 /* ---- fuzz_calls.c: the operations ---------------------------------------- */
 

@@ -248,11 +248,8 @@ static void worker_init(struct worker *w, int idx, int is_thread, int dry)
 	memset(w->kid, -1, sizeof(w->kid));
 }
 
-static void worker_run(struct worker *w)
+static void worker_begin(struct worker *w)
 {
-	long i;
-	int k;
-
 	if (!w->dry)
 		fz_cgroups_open(w->cgfd);
 	if (w->log) {
@@ -261,10 +258,13 @@ static void worker_run(struct worker *w)
 		   w->ops, w->is_thread ? "thread" : "process");
 		lg_end(w);
 	}
-	for (i = 0; i < w->ops && !sh->stop; i++) {
-		do_op(w);
-		sh->w[w->idx].done++;
-	}
+}
+
+/* Put away what the worker's calls left: children, maps, fds. */
+static void worker_end(struct worker *w)
+{
+	int k;
+
 	if (w->dry)
 		return;
 	for (k = 0; k < FZ_KIDS; k++)
@@ -274,6 +274,18 @@ static void worker_run(struct worker *w)
 	for (k = 0; k < FZ_FDS; k++)
 		fz_close(&w->fd[k]);
 	sh->w[w->idx].finished = 1;
+}
+
+static void worker_run(struct worker *w)
+{
+	long i;
+
+	worker_begin(w);
+	for (i = 0; i < w->ops && !sh->stop; i++) {
+		do_op(w);
+		sh->w[w->idx].done++;
+	}
+	worker_end(w);
 }
 
 static void *thread_worker(void *arg)
@@ -323,6 +335,59 @@ static pid_t start_process(int first, int n, int threads)
 	for (i = 0; i < n; i++)
 		if (t[i])
 			pthread_join(t[i], NULL);
+	_exit(0);
+}
+
+/*
+ * A process for worker 0 that makes the calls of @e: at each segment the
+ * worker's PRNG is seeded from the segment's seed and draws that many
+ * operations; the fds, maps and children of a segment stay for the next.
+ * With @cov, the edges of the perf core the calls reach are merged into
+ * it (fuzz_corpus.c); the process exits 4 if KCOV cannot be set up.
+ */
+pid_t start_sequence(const struct fz_entry *e, struct fz_cover *cov)
+{
+	pid_t pid = fork();
+	struct worker *w;
+	unsigned int k;
+	int i;
+
+	if (pid)
+		return pid;
+	signal(SIGALRM, SIG_DFL);
+	setpgid(0, 0);
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	fz_signals_init();
+	/* debugfs is root's: KCOV is opened before the workers drop root */
+	if (cov && cover_open())
+		_exit(4);
+	drop_privileges();
+	fz_buddy_start();
+	w = calloc(1, sizeof(*w));
+	if (!w)
+		_exit(3);
+	worker_init(w, 0, 0, 0);
+	worker_begin(w);
+	for (i = 0; i < e->n && !sh->stop; i++) {
+		rng_seed(w, e->s[i].seed, 0);
+		if (w->log) {
+			lg_begin(w);
+			lg(w, "/* segment %d seed %#llx ops %u */", i,
+			   (unsigned long long)e->s[i].seed, e->s[i].ops);
+			lg_end(w);
+		}
+		for (k = 0; k < e->s[i].ops && !sh->stop; k++) {
+			if (cov)
+				cover_op_begin();
+			do_op(w);
+			if (cov)
+				cover_op_end();
+			sh->w[0].done++;
+		}
+	}
+	worker_end(w);
+	if (cov)
+		cover_merge(cov);
 	_exit(0);
 }
 
@@ -499,7 +564,7 @@ static void save_state(void)
 		save_file(sys_info.mux[i]);
 }
 
-static void restore_state(void)
+void restore_state(void)
 {
 	char path[96];
 	int i;
@@ -532,7 +597,15 @@ static void add_child(pid_t pid, int worker)
 	children[nchildren++] = pid;
 }
 
-static long long t_start;
+/* The one process of a sequence (fuzz_corpus.c), for on_alarm(). */
+void track_sequence(pid_t pid)
+{
+	nchildren = 0;
+	if (pid > 1)
+		add_child(pid, 0);
+}
+
+long long t_start;
 
 static unsigned long total(enum kind k, int what)
 {
@@ -547,7 +620,7 @@ static unsigned long total(enum kind k, int what)
 	return n;
 }
 
-static unsigned long all_done(void)
+unsigned long all_done(void)
 {
 	unsigned long n = 0;
 	int i;
@@ -581,7 +654,7 @@ const char *errno_name(int e)
 	return buf;
 }
 
-static void final_report(int stuck)
+void final_report(int stuck)
 {
 	unsigned long calls = 0, ok = 0, skipped = 0, trap = 0, sigio = 0;
 	int k, i;
@@ -678,7 +751,13 @@ static void print_usage(void)
 		"  --log-results  and after it, what it returned, as a comment\n"
 		"  --dry-run      make no system call at all: print the log only\n"
 		"  --progress N   a progress line every N seconds (default 10)\n"
-		"  --quiet        no per-call breakdown at the end\n");
+		"  --quiet        no per-call breakdown at the end\n"
+		"  --corpus FILE  first make each call sequence of FILE (a line of\n"
+		"                 SEED:OPS segments each), one process a sequence\n"
+		"  --guided       coverage-guided (needs KCOV): one worker runs\n"
+		"                 sequences mutated from the corpus and keeps those\n"
+		"                 that reach new edges of the perf core, printing\n"
+		"                 each as '@@FUZZ corpus' (see README)\n");
 	exit(2);
 }
 
@@ -693,6 +772,7 @@ static void parse(int argc, char **argv)
 		{ "log-results", 0, NULL, 'r' }, { "steady", 0, NULL, 'y' },
 		{ "dry-run", 0, NULL, 'n' }, { "progress", 1, NULL, 'p' },
 		{ "quiet", 0, NULL, 'q' }, { "help", 0, NULL, 'h' },
+		{ "corpus", 1, NULL, 'c' }, { "guided", 0, NULL, 'g' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -743,6 +823,12 @@ static void parse(int argc, char **argv)
 			break;
 		case 'q':
 			opt.quiet = 1;
+			break;
+		case 'c':
+			opt.corpus = optarg;
+			break;
+		case 'g':
+			opt.guided = 1;
 			break;
 		default:
 			print_usage();
@@ -879,6 +965,22 @@ int main(int argc, char **argv)
 	signal(SIGALRM, on_alarm);
 	alarm(opt.seconds + 60);
 
+	if (opt.corpus && corpus_load(opt.corpus) < 0)
+		printf("@@FUZZ corpus %s: %s\n", opt.corpus, strerror(errno));
+	if (opt.guided) {
+		stuck = guided_run(deadline);
+		alarm(0);
+		restore_state();
+		final_report(stuck);
+		return 0;
+	}
+	if (corpus_replay(deadline)) {
+		alarm(0);
+		restore_state();
+		final_report(1);
+		return 0;
+	}
+	nchildren = 0;
 	for (i = 0; i < opt.procs; i++)
 		if (opt.only < 0 || opt.only == i)
 			add_child(start_process(i, 1, 0), i);
