@@ -21,6 +21,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -1201,6 +1202,119 @@ TEST(fdinfo_names_type_and_config)
 	}
 	EXPECT_EQ(PERF_TYPE_SOFTWARE, type);
 	EXPECT_EQ(PERF_COUNT_SW_PAGE_FAULTS, config);
+}
+
+/*
+ * 6.13: a sample holds only what sample_type asks for.  A BPF program
+ * writing with bpf_perf_event_output() into a bpf-output event whose
+ * sample_type has PERF_SAMPLE_TIME alone gets records of a header and
+ * the time: no raw data, whose size the reader could not know.
+ */
+#define BPF_HELPER_PERF_EVENT_OUTPUT	25	/* BPF_FUNC_perf_event_output */
+
+/*
+ * "u64 v = 0x55667788; bpf_perf_event_output(ctx, map, BPF_F_CURRENT_CPU,
+ * &v, 8); return 0", as BPF instructions, with @map_fd in its load.
+ */
+static int load_output_prog(int map_fd)
+{
+	struct bpf_insn insns[] = {
+		/* *(u64 *)(r10 - 8) = 0x55667788 */
+		{ .code = BPF_ST | BPF_MEM | BPF_DW, .dst_reg = 10, .off = -8,
+		  .imm = 0x55667788 },
+		/* r2 = map (two instructions, the map's fd in the first) */
+		{ .code = BPF_LD | BPF_IMM | BPF_DW, .dst_reg = 2,
+		  .src_reg = BPF_PSEUDO_MAP_FD, .imm = map_fd },
+		{ 0 },
+		/* w3 = BPF_F_CURRENT_CPU (0xffffffff, zero-extended) */
+		{ .code = BPF_ALU | BPF_MOV | BPF_K, .dst_reg = 3, .imm = -1 },
+		/* r4 = r10 - 8 */
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_X, .dst_reg = 4, .src_reg = 10 },
+		{ .code = BPF_ALU64 | BPF_ADD | BPF_K, .dst_reg = 4, .imm = -8 },
+		/* r5 = 8; call; r0 = 0; exit */
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 5, .imm = 8 },
+		{ .code = BPF_JMP | BPF_CALL, .imm = BPF_HELPER_PERF_EVENT_OUTPUT },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = 0, .imm = 0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.prog_type = BPF_PROG_TYPE_PERF_EVENT;
+	attr.insns = (uintptr_t)insns;
+	attr.insn_cnt = ARRAY_SIZE(insns);
+	attr.license = (uintptr_t)"GPL";
+	return sys_bpf(BPF_PROG_LOAD, &attr);
+}
+
+TEST(bpf_output_sample_holds_only_sample_type)
+{
+	struct perf_event_attr attr;
+	struct perf_event_header *h;
+	union bpf_attr ma;
+	__u64 buf[REC_MAX / 8];
+	int out, clk, map, prog, key = 0, n = 0, sized = 0;
+	cpu_set_t cpu0;
+	struct ring r;
+
+	/* the program runs on CPU 0, where the map's one event is */
+	CPU_ZERO(&cpu0);
+	CPU_SET(0, &cpu0);
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(cpu0), &cpu0));
+
+	sw_attr(&attr, PERF_COUNT_SW_BPF_OUTPUT);
+	attr.sample_period = 1;
+	attr.sample_type = PERF_SAMPLE_TIME;
+	attr.wakeup_events = 1;
+	out = sys_perf_event_open(&attr, -1, 0, -1, 0);
+	if (out < 0)
+		SKIP(return, "no CPU-wide bpf-output event: %s", strerror(errno));
+	ASSERT_EQ(0, ring_map(&r, out, DATA_PAGES, PROT_READ | PROT_WRITE));
+
+	memset(&ma, 0, sizeof(ma));
+	ma.map_type = BPF_MAP_TYPE_PERF_EVENT_ARRAY;
+	ma.key_size = 4;
+	ma.value_size = 4;
+	ma.max_entries = 1;
+	map = sys_bpf(BPF_MAP_CREATE, &ma);
+	if (map < 0)
+		SKIP(return, "no perf event array map: %s", strerror(errno));
+	memset(&ma, 0, sizeof(ma));
+	ma.map_fd = map;
+	ma.key = (uintptr_t)&key;
+	ma.value = (uintptr_t)&out;
+	ASSERT_EQ(0, sys_bpf(BPF_MAP_UPDATE_ELEM, &ma)) TH_LOG("%s", strerror(errno));
+	prog = load_output_prog(map);
+	if (prog < 0)
+		SKIP(return, "BPF program not loaded: %s", strerror(errno));
+
+	sw_attr(&attr, PERF_COUNT_SW_CPU_CLOCK);
+	attr.sample_period = 200000;
+	attr.disabled = 1;
+	clk = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	ASSERT_LE(0, clk) TH_LOG("cpu-clock: %s", strerror(errno));
+	ASSERT_EQ(0, ioctl(clk, PERF_EVENT_IOC_SET_BPF, prog))
+		TH_LOG("SET_BPF: %s", strerror(errno));
+	ASSERT_EQ(0, ioctl(clk, PERF_EVENT_IOC_ENABLE, 0));
+	burn_20ms();
+	burn_20ms();
+	ASSERT_EQ(0, ioctl(clk, PERF_EVENT_IOC_DISABLE, 0));
+
+	while ((h = ring_next(&r, buf, sizeof(buf)))) {
+		if (h->type != PERF_RECORD_SAMPLE)
+			continue;
+		n++;
+		sized += h->size == sizeof(*h) + 8;
+	}
+	EXPECT_FALSE(r.bad);
+	EXPECT_LT(0, n) TH_LOG("no sample from the program");
+	EXPECT_EQ(n, sized) TH_LOG("%d of %d samples carry more than the time",
+				   n - sized, n);
+	close(clk);
+	close(prog);
+	close(map);
+	ring_unmap(&r);
+	close(out);
 }
 
 TEST_HARNESS_MAIN
