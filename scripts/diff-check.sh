@@ -17,6 +17,10 @@
 # the calls both kernels made are compared (a stuck or dead guest is
 # make fuzz's business; the comparer reports it as a note).
 #
+# The fuzzer's corpus is not replayed here (harness.fuzz_corpus=0): its
+# sequences are make fuzz's, and the seeds' sequences stay comparable
+# from run to run.
+#
 # The two kernels of a round run side by side (one host thread each).  A
 # difference is only counted if a second run of the seed on both kernels
 # shows it again at the same call (children that exit at another moment
@@ -60,7 +64,7 @@ run() {
 	local tree=$1 arch=$2 seed=$3 round=$4 key=
 	local log=$res/$tree-$arch-s$seed-r$round.log
 	# loglevel=1: no kernel message may cut into a line of the log
-	local append="loglevel=1 harness.fuzz_seed=$seed harness.fuzz_ops=$ops harness.fuzz_seconds=240 harness.fuzz_procs=1 harness.fuzz_threads=0 harness.fuzz_hotplug=0 harness.fuzz_log=2 harness.fuzz_steady=1"
+	local append="loglevel=1 harness.fuzz_seed=$seed harness.fuzz_ops=$ops harness.fuzz_seconds=240 harness.fuzz_procs=1 harness.fuzz_threads=0 harness.fuzz_hotplug=0 harness.fuzz_log=2 harness.fuzz_steady=1 harness.fuzz_corpus=0"
 	if [ "$tree" = mainline ]; then
 		key=$(result_cache_key diff-check "$arch" "$round" "$append")
 		result_cache_get "$key" "$log" "$log.rc" && return
