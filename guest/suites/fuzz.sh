@@ -8,7 +8,8 @@
 #   call on the console, for mkrepro.sh; 2: and what each returned),
 #   fuzz_steady (1: --steady, for the differential checker),
 #   fuzz_corpus (1: replay /harness/fuzz-corpus, the repository's corpus,
-#   before each pass; 0: not), fuzz_guided (1: each pass is
+#   before each pass; 0: not), fuzz_corpus_ops (calls of it at most; a
+#   quarter of fuzz_ops), fuzz_guided (1: each pass is
 #   coverage-guided, --guided, on a kernel with KCOV),
 #   fuzz_repro (NAME: run
 #   /harness/bin/repro/NAME instead, made by mkrepro.sh).
@@ -17,7 +18,9 @@ seed=$(arg fuzz_seed) ops=$(arg fuzz_ops) secs=$(arg fuzz_seconds)
 procs=$(arg fuzz_procs) threads=$(arg fuzz_threads) passes=$(arg fuzz_passes)
 hotplug=$(arg fuzz_hotplug) log=$(arg fuzz_log) repro=$(arg fuzz_repro)
 steady=$(arg fuzz_steady) corpus=$(arg fuzz_corpus) guided=$(arg fuzz_guided)
+corpus_ops=$(arg fuzz_corpus_ops)
 seed=${seed:-1} ops=${ops:-4000} secs=${secs:-240}
+corpus_ops=${corpus_ops:-$((ops / 4))}
 procs=${procs:-2} threads=${threads:-2} hotplug=${hotplug:-1}
 passes=$(echo "${passes:-unpriv,root}" | tr ',' ' ')
 fuzz=/harness/bin/perf_fuzz
@@ -38,7 +41,7 @@ for pass in $passes; do
 	[ "${log:-0}" = 2 ] && set -- "$@" --log-results
 	[ "${steady:-0}" = 1 ] && set -- "$@" --steady
 	[ "${corpus:-1}" = 1 ] && [ -s /harness/fuzz-corpus ] &&
-		set -- "$@" --corpus /harness/fuzz-corpus
+		set -- "$@" --corpus /harness/fuzz-corpus --corpus-ops "$corpus_ops"
 	[ "${guided:-0}" = 1 ] && set -- "$@" --guided
 	echo "@@PROG fuzz-$pass begin"
 	# The fuzzer has its own watchdog; this one is for a fuzzer stuck

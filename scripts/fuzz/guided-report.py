@@ -24,7 +24,8 @@ def main():
              for l in open(log, errors="replace")]
     have = set()
     if os.path.exists(corpus):
-        have = {l.strip() for l in open(corpus) if l.strip() and not l.startswith("#")}
+        have = {l.split("#")[0].strip() for l in open(corpus)
+                if l.strip() and not l.startswith("#")}
     added, growth, started, reports, notes = [], [], False, [], []
     for l in lines:
         m = NEW.match(l)
@@ -33,7 +34,7 @@ def main():
             growth.append((int(m.group(3)), int(m.group(2))))
             if seq not in have:
                 have.add(seq)
-                added.append(seq)
+                added.append("%s  # new=%s" % (seq, m.group(1)))
             continue
         if l.startswith("@@FUZZ guided") or l.startswith("@@FUZZ done") or \
            l.startswith("@@FUZZ stuck") or l.startswith("@@FUZZ worker") or \
@@ -49,8 +50,9 @@ def main():
         with open(corpus, "a") as f:
             if new_file:
                 f.write("# perf_fuzz corpus: call sequences that reached new edges of\n"
-                        "# the perf core (scripts/fuzz-guided.sh); SEED:OPS segments,\n"
-                        "# replayed by guest/suites/fuzz.sh before each pass.\n")
+                        "# the perf core (scripts/fuzz-guided.sh); SEED:OPS segments, then\n"
+                        "# the edges each added when it was kept; replayed by\n"
+                        "# guest/suites/fuzz.sh before each pass (--corpus-ops).\n")
             for seq in added:
                 f.write(seq + "\n")
     print("guided-report.py: %d sequences kept, %d new to %s (%d there now)" %

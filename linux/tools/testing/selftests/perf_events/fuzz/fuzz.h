@@ -71,6 +71,7 @@ struct fz_opt {
 	int threads, procs;
 	int unpriv, hotplug, sysctl, dry_run, quiet, only, progress, results;
 	int steady, guided;
+	long corpus_ops;	/* calls of the corpus to replay, at most */
 	const char *log;
 	const char *corpus;
 };
@@ -273,6 +274,7 @@ void lg_attr(struct worker *w, const struct gattr *g);
 /* A call sequence: worker 0's operations, drawn segment by segment. */
 struct fz_entry {
 	int n;
+	unsigned int gain;	/* edges it added when it was kept, or 0 */
 	struct fz_seg {
 		__u64 seed;
 		unsigned int ops;

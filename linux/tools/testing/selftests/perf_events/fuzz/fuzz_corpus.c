@@ -6,7 +6,9 @@
  * from each segment's seed in turn and draws that many operations.  As an
  * operation's arguments never depend on what an earlier call returned, a
  * sequence is replayed exactly by its text, "SEED:OPS SEED:OPS ...", one
- * sequence a line in a corpus file ('#' starts a comment).
+ * sequence a line in a corpus file ('#' starts a comment; "# new=N" after
+ * a sequence is the number of edges it added when it was kept, which
+ * orders a replay with a budget of calls: --corpus-ops).
  *
  * --guided runs one sequence at a time, each in a process of its own with
  * KCOV tracing the perf core (the kernel built with only kernel/events/
@@ -111,9 +113,10 @@ static void corpus_add(const struct fz_entry *e)
 /* Parse "SEED:OPS ..." into @e; 0, or -1 for a line that is not one. */
 static int parse_entry(char *line, struct fz_entry *e)
 {
-	char *tok, *save = NULL, *end;
+	char *tok, *save = NULL, *end, *gain = strstr(line, "# new=");
 
 	e->n = 0;
+	e->gain = gain ? strtoul(gain + 6, NULL, 10) : 0;
 	for (tok = strtok_r(line, " \t\n", &save); tok;
 	     tok = strtok_r(NULL, " \t\n", &save)) {
 		if (*tok == '#')
@@ -222,18 +225,65 @@ static int run_entry(const struct fz_entry *e, struct fz_cover *cov,
 	return 0;
 }
 
-/* Every sequence of the corpus, once, each in its own process. */
+static unsigned int entry_ops(const struct fz_entry *e)
+{
+	unsigned int n = 0;
+	int i;
+
+	for (i = 0; i < e->n; i++)
+		n += e->s[i].ops;
+	return n;
+}
+
+/* More edges a call first; then the file's order. */
+static int by_gain(const void *a, const void *b)
+{
+	const struct fz_entry *x = &corpus[*(const int *)a];
+	const struct fz_entry *y = &corpus[*(const int *)b];
+	double gx = (double)x->gain / entry_ops(x);
+	double gy = (double)y->gain / entry_ops(y);
+
+	if (gx != gy)
+		return gx > gy ? -1 : 1;
+	return *(const int *)a - *(const int *)b;
+}
+
+/*
+ * The sequences of the corpus, each once in its own process: all of
+ * them, or with --corpus-ops those that added the most edges per call
+ * first, while their calls fit in the budget.
+ */
 int corpus_replay(long long deadline)
 {
-	unsigned long before = all_done();
-	int i;
+	unsigned long before = all_done(), budget = opt.corpus_ops;
+	int i, n = 0, *order;
 
 	if (!ncorpus)
 		return 0;
-	for (i = 0; i < ncorpus && fz_now_ns() < deadline && !sh->stop; i++)
-		if (run_entry(&corpus[i], NULL, deadline) == 1)
+	order = calloc(ncorpus, sizeof(*order));
+	if (!order)
+		return 0;
+	for (i = 0; i < ncorpus; i++)
+		order[i] = i;
+	if (opt.corpus_ops > 0)
+		qsort(order, ncorpus, sizeof(*order), by_gain);
+	for (i = 0; i < ncorpus && fz_now_ns() < deadline && !sh->stop; i++) {
+		const struct fz_entry *e = &corpus[order[i]];
+
+		if (opt.corpus_ops > 0) {
+			if (entry_ops(e) > budget)
+				continue;
+			budget -= entry_ops(e);
+		}
+		if (run_entry(e, NULL, deadline) == 1) {
+			free(order);
 			return 1;
-	printf("@@FUZZ corpus replayed=%d ops=%lu\n", i, all_done() - before);
+		}
+		n++;
+	}
+	free(order);
+	printf("@@FUZZ corpus replayed=%d of %d ops=%lu\n", n, ncorpus,
+	       all_done() - before);
 	sh->w[0].finished = 0;
 	return 0;
 }
@@ -252,10 +302,12 @@ static void mutate(struct worker *r, struct fz_entry *e)
 
 	if (!ncorpus || chance(r, 5)) {
 		e->n = 1;
+		e->gain = 0;
 		random_seg(r, &e->s[0]);
 		return;
 	}
 	*e = corpus[rnd(r, ncorpus)];
+	e->gain = 0;
 	for (m = 1 + rnd(r, 3); m > 0; m--) {
 		i = rnd(r, e->n);
 		switch (rnd(r, 5)) {
@@ -350,6 +402,7 @@ int guided_run(long long deadline)
 			return 1;
 		execs++;
 		if (cov->new_edges) {
+			e.gain = cov->new_edges;
 			corpus_add(&e);
 			kept++;
 			printf("@@FUZZ corpus new=%lu edges=%lu ops=%lu seq",

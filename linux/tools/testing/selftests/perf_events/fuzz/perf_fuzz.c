@@ -754,6 +754,8 @@ static void print_usage(void)
 		"  --quiet        no per-call breakdown at the end\n"
 		"  --corpus FILE  first make each call sequence of FILE (a line of\n"
 		"                 SEED:OPS segments each), one process a sequence\n"
+		"  --corpus-ops N replay at most N calls of the corpus, the sequences\n"
+		"                 that added the most edges a call first\n"
 		"  --guided       coverage-guided (needs KCOV): one worker runs\n"
 		"                 sequences mutated from the corpus and keeps those\n"
 		"                 that reach new edges of the perf core, printing\n"
@@ -773,6 +775,7 @@ static void parse(int argc, char **argv)
 		{ "dry-run", 0, NULL, 'n' }, { "progress", 1, NULL, 'p' },
 		{ "quiet", 0, NULL, 'q' }, { "help", 0, NULL, 'h' },
 		{ "corpus", 1, NULL, 'c' }, { "guided", 0, NULL, 'g' },
+		{ "corpus-ops", 1, NULL, 'C' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -829,6 +832,9 @@ static void parse(int argc, char **argv)
 			break;
 		case 'g':
 			opt.guided = 1;
+			break;
+		case 'C':
+			opt.corpus_ops = strtol(optarg, NULL, 0);
 			break;
 		default:
 			print_usage();
