@@ -15,6 +15,10 @@
 # table of every CPU model) that take tens of minutes under emulation and
 # do not touch the kernel.
 skip=" ${PERF_TEST_SKIP:-10 68} "
+# Skipped by name: "daemon operations" fails on both trees in every guest
+# here and takes about 150 s an attempt, 300 s with the retry (2026-12-07,
+# both trees, x86_64 and arm64: a tenth of each plain guest's time).
+skip_names=${PERF_TEST_SKIP_NAMES:-daemon operations}
 limit=${PERF_TEST_LIMIT:-300}
 cd /tmp || exit 1
 echo "@@PROG perf-test begin"
@@ -24,6 +28,10 @@ while read -r num desc; do
 		printf '%3d: %-62s: Skip (not run by the harness: userspace only, too slow under TCG)\n' "$num" "$desc"
 		continue ;;
 	esac
+	if [ -n "$skip_names" ] && [ "$desc" = "$skip_names" ]; then
+		printf '%3d: %-62s: Skip (not run by the harness: fails on both trees here, 300 s)\n' "$num" "$desc"
+		continue
+	fi
 	echo 100000 > /proc/sys/kernel/perf_event_max_sample_rate 2> /dev/null
 	t0=$(cut -d' ' -f1 /proc/uptime)
 	out=$(timeout -s KILL "$limit" perf test "$num" 2>&1 < /dev/null)
