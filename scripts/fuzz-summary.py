@@ -13,7 +13,8 @@ report counts as the report "guest died".
 
 Exit status 1 if, on some arch, our kernel shows a report (by its key: kind
 and function, see report_key()) that mainline's run of the same seed does
-not; else 0.  Writes DIR/fuzz.json.
+not, or a kernel-internal errno (odd-errno) out of perf_event_open(); else
+0.  Writes DIR/fuzz.json.
 """
 import json
 import os
@@ -201,6 +202,11 @@ def main():
                 continue
             for e in run["events"]:
                 print("\n%s %s: %s" % (tree, label, e))
+                # our perf_event_open() never lets a kernel-internal
+                # errno (512 and up) out (syscall.c perf_open_errno())
+                if tree == "ours" and "odd-errno call=perf_event_open " in e:
+                    bad.append((label, "kernel-internal errno from perf_event_open: " +
+                                e.split("odd-errno ", 1)[1]))
             for key, r in run["reports"].items():
                 new = (tree == "ours" and main_run is not None and
                        key not in main_run["reports"])
@@ -225,8 +231,8 @@ def main():
             "events": i["events"]} for (t, a, v), i in runs.items()},
             f, indent=1, sort_keys=True)
     if bad:
-        print("\nfuzz: our kernel shows %d report(s) that mainline's run of the same seed does not:"
-              % len(bad))
+        print("\nfuzz: our kernel shows %d report(s) that mainline's run of the same seed does not,"
+              " or an errno it must never return:" % len(bad))
         for label, key in bad:
             print("  %-18s %s" % (label, key))
         return 1

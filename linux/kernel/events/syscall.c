@@ -42,6 +42,8 @@
  *   inherit and PERF_SAMPLE_READ without PERF_SAMPLE_TID        EINVAL
  *   event allocation: no PMU for type/config, PMU refusal,
  *     uncore PMU for a task                                     ENOENT/...
+ *     (a refusal in the kernel's own ENOTSUPP, which uprobes
+ *     give for an instruction they cannot probe, is told as)    EOPNOTSUPP
  *   aux_output on a PMU without PERF_PMU_CAP_AUX_OUTPUT, or
  *     with aux_pause/aux_resume; aux_start_paused on a PMU
  *     without PERF_PMU_CAP_AUX_PAUSE (perf_aux_attr_check)      EOPNOTSUPP
@@ -721,6 +723,16 @@ out_exec_lock:
 	return ERR_PTR(err);
 }
 
+/*
+ * ENOTSUPP (524) is a kernel-internal value no program knows (uprobes
+ * return it for an instruction they cannot probe, from a PMU's
+ * event_init): perf_event_open() reports EOPNOTSUPP instead.
+ */
+static int perf_open_errno(int err)
+{
+	return err == -ENOTSUPP ? -EOPNOTSUPP : err;
+}
+
 /**
  * sys_perf_event_open - open a performance counter
  * @attr_uptr: what to count, and how
@@ -771,7 +783,8 @@ SYSCALL_DEFINE5(perf_event_open, struct perf_event_attr __user *, attr_uptr,
 		return -EINVAL;
 
 	if (flags & PERF_FLAG_ALL_CPUS)
-		return perf_all_cpus_open(&args.attr, pid, cpu, group_fd, flags);
+		return perf_open_errno(perf_all_cpus_open(&args.attr, pid, cpu,
+							  group_fd, flags));
 
 	if (flags & PERF_FLAG_FD_CLOEXEC)
 		args.f_flags |= O_CLOEXEC;
@@ -817,7 +830,7 @@ out_event:
 out_targets:
 	perf_open_put_targets(&args);
 	put_unused_fd(event_fd);
-	return err;
+	return perf_open_errno(err);
 }
 
 /**
