@@ -5,7 +5,7 @@ KSRC ?=
 
 .PHONY: all deps build build-mainline run run-mainline test test-mainline \
 	bench bench-mainline abi compat compat-mainline patch patch-check docs \
-	install fuzz fuzz-guided diffcheck coverage race clean distclean help
+	install fuzz fuzz-guided fuzz-proof diffcheck coverage race clean distclean help
 
 all: help
 
@@ -60,6 +60,12 @@ fuzz: deps
 # the perf core (GUIDED_ARCH, GUIDED_SECONDS...: see scripts/fuzz-guided.sh).
 fuzz-guided: deps
 	scripts/fuzz-guided.sh
+
+# Put back each fault found from outside (scripts/fuzz/faults/) and run
+# make fuzz LONG=1's passes on our kernel with it: found or not, after how
+# many calls and minutes (FAULTS="name ...", PROOF_SEED, PROOF_SECONDS).
+fuzz-proof: deps
+	scripts/fuzz-proof.sh $(FAULTS)
 
 # The same seeded calls on mainline's kernel and ours, results compared
 # call by call (DIFF_ARCHES, DIFF_SEEDS, DIFF_OPS: see scripts/diff-check.sh).

@@ -9,8 +9,11 @@
 # instrumented, and ccache keeps such objects per tree (gcov writes the
 # object's path into it).  With kcov, only those files are instrumented
 # for KCOV (the fragment sets CONFIG_KCOV_INSTRUMENT_ALL=n).  Used by
-# coverage.sh, race.sh and fuzz-guided.sh; make test's kernels are
-# build-kernel.sh's.
+# coverage.sh, race.sh, fuzz-guided.sh and fuzz-proof.sh; make test's
+# kernels are build-kernel.sh's.  FAULT=PATCH (fuzz-proof.sh): a patch of
+# the repository's linux/ (paths a/linux/...) laid over the tree after it
+# is prepared, putting back a fault for the fuzzer to find; the next
+# prepare takes it out again.
 set -euo pipefail
 tree=$1 arch=$2 name=$3 frag=$4 gcov=${5:-}
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -32,6 +35,11 @@ profile() {
 
 python3 "$top/scripts/tree.py" pristine "$top/build/pristine"
 python3 "$top/scripts/tree.py" prepare "$tree" "$src"
+if [ -n "${FAULT:-}" ]; then
+	# patch(1) writes a new file and renames it over the old one, so the
+	# pristine tree the source is hard-linked to stays as it was.
+	patch -s -p2 -d "$src" -i "$(realpath "$FAULT")"
+fi
 . "$top/scripts/kbuild-env.sh"
 kbuild_env "$top/build/src"
 if [ "$gcov" = gcov ]; then

@@ -565,4 +565,71 @@ TEST(user_counter_access)
 #endif
 }
 
+#if defined(__x86_64__)
+/* An instruction x86's uprobes refuse to step over: int3 (see below). */
+static void __attribute__((naked)) robustness_int3(void)
+{
+	__asm__("int3\n\tret");
+}
+
+/* The offset in this program's file of the text at @addr, or -1. */
+static long file_offset_of(unsigned long addr)
+{
+	unsigned long start, end, pgoff;
+	char line[512], perms[8];
+	long off = -1;
+	FILE *f;
+
+	f = fopen("/proc/self/maps", "r");
+	if (!f)
+		return -1;
+	while (off < 0 && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%lx-%lx %7s %lx", &start, &end, perms,
+			   &pgoff) == 4 && addr >= start && addr < end &&
+		    perms[2] == 'x')
+			off = addr - start + pgoff;
+	}
+	fclose(f);
+	return off;
+}
+#endif
+
+/*
+ * A uprobe on an instruction the arch cannot probe: x86's instruction
+ * check refuses int3 with ENOTSUPP (524), a code that is the kernel's own
+ * and that no C library can name.  Our perf_event_open() says EOPNOTSUPP
+ * instead, as for any other operation a PMU does not support (mainline
+ * lets 524 out: a deliberate difference, README).
+ */
+TEST(uprobe_on_refused_instruction_eopnotsupp)
+{
+#if defined(__x86_64__)
+	static const char path[] = "/proc/self/exe";
+	struct perf_event_attr attr;
+	long off;
+	int type, fd;
+
+	if (read_int("/sys/bus/event_source/devices/uprobe/type", &type))
+		SKIP(return, "no uprobe PMU (CONFIG_UPROBE_EVENTS)");
+	if (geteuid() != 0)
+		SKIP(return, "a uprobe needs CAP_SYS_ADMIN");
+	off = file_offset_of((unsigned long)robustness_int3);
+	ASSERT_GE(off, 0) TH_LOG("robustness_int3 is in no mapping of a file");
+	memset(&attr, 0, sizeof(attr));
+	attr.size = sizeof(attr);
+	attr.type = type;
+	attr.config1 = (__u64)(unsigned long)path;	/* uprobe_path */
+	attr.config2 = off;				/* probe_offset */
+	attr.exclude_kernel = 1;
+	fd = sys_perf_event_open(&attr, 0, -1, -1, 0);
+	if (fd >= 0)
+		close(fd);
+	ASSERT_LT(fd, 0) TH_LOG("a uprobe on int3 was accepted");
+	EXPECT_EQ(EOPNOTSUPP, errno) TH_LOG("errno %d (%s)", errno,
+					    strerror(errno));
+#else
+	SKIP(return, "x86_64 only (its uprobes refuse int3)");
+#endif
+}
+
 TEST_HARNESS_MAIN

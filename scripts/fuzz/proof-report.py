@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""What a fuzz-proof.sh guest showed.
+
+  proof-report.py --any LOG       exit 0 if LOG has a kernel report yet
+  proof-report.py LOG FUNC...     print whether a report names one of FUNC
+
+A report is whatever scripts/summary.py counts as one (WARN, BUG, Oops,
+KASAN, lockdep...) or notes (soft lockups, RCU stalls, hung tasks: a
+deadlock shows as these).  A report is the fault's when its first line or
+one of the 80 lines after it names one of the fault's functions.  The
+calls before it are perf_fuzz's last progress count ("@@FUZZ ops=N ...
+elapsed=Ss", every 10 s) before the report, plus the calls of the passes
+that ended before it; the minutes are the pass's elapsed time at that
+count plus the earlier passes' time.
+"""
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from summary import ANSI, NOTES, REPORTS  # noqa: E402
+
+PROGRESS = re.compile(r"@@FUZZ ops=(\d+) .*elapsed=(\d+)s")
+DONE = re.compile(r"@@FUZZ done ops=(\d+)")
+PASS = re.compile(r"@@PROG (fuzz-\w+) (begin|end)")
+CONTEXT = 80
+
+
+def read(path):
+    with open(path, errors="replace") as f:
+        return [ANSI.sub("", line.rstrip("\n")) for line in f]
+
+
+def reports(lines):
+    """Yield (index, line) of each report's first line."""
+    for i, line in enumerate(lines):
+        if REPORTS.search(line) or NOTES.search(line):
+            yield i, line
+
+
+def main():
+    args = sys.argv[1:]
+    if args[:1] == ["--any"]:
+        try:
+            lines = read(args[1])
+        except OSError:
+            return 1
+        return 0 if any(True for _ in reports(lines)) else 1
+    if not args:
+        sys.stderr.write(__doc__)
+        return 2
+    lines, funcs = read(args[0]), args[1:]
+    name = re.compile(r"\b(%s)\b" % "|".join(map(re.escape, funcs)))
+    # where each line stands: the pass, and the calls and seconds so far
+    state = []
+    pass_name, before_ops, before_s, ops, secs = "-", 0, 0, 0, 0
+    for line in lines:
+        m = PASS.search(line)
+        if m and m.group(2) == "begin":
+            pass_name, ops, secs = m.group(1), 0, 0
+        elif m:
+            before_ops, before_s, ops, secs = before_ops + ops, before_s + secs, 0, 0
+        m = PROGRESS.search(line)
+        if m:
+            ops, secs = int(m.group(1)), int(m.group(2))
+        m = DONE.search(line)
+        if m:
+            ops = int(m.group(1))
+        state.append((pass_name, before_ops + ops, before_s + secs))
+    first = None
+    seen = []
+    for i, line in reports(lines):
+        text = line.strip()
+        seen.append(text)
+        if first is None and name.search("\n".join(lines[i:i + CONTEXT])):
+            first = (i, text)
+    if first:
+        i, text = first
+        pass_name, calls, secs = state[i]
+        print("found: %s, in pass %s after about %d calls and %.1f minutes"
+              % (text, pass_name, calls, secs / 60.0))
+    else:
+        pass_name, calls, secs = state[-1] if state else ("-", 0, 0)
+        print("not found: %d calls in %.1f minutes, no report names %s"
+              % (calls, secs / 60.0, " ".join(funcs)))
+    for text in dict.fromkeys(seen):
+        print("  report: %s" % text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
