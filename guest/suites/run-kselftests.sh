@@ -6,14 +6,17 @@
 # mainline too (sigtrap_threads takes 27-35 s on an idle host's x86_64
 # debug guest, most of it in two stress tests of 30 s limit each, and
 # these time out when another guest shares the host).  The host counts a test as passed if any attempt passed it.
-# harness.retry=0 on the kernel command line turns the retries off.
+# harness.retry=0 on the kernel command line turns the retries off;
+# ONCE="PROG..." in the environment names programs run once only.
 dir=$1
-attempts="begin retry retry"
-[ "${HARNESS_RETRY:-1}" = 0 ] && attempts=begin
+retries="retry retry"
+[ "${HARNESS_RETRY:-1}" = 0 ] && retries=
 cd /tmp || exit 1
 for prog in "$dir"/*; do
 	[ -x "$prog" ] || continue
 	name=$(basename "$prog")
+	attempts="begin $retries"
+	case " ${ONCE:-} " in *" $name "*) attempts=begin ;; esac
 	for attempt in $attempts; do
 		echo "@@PROG $name $attempt"
 		t0=$(cut -d' ' -f1 /proc/uptime)

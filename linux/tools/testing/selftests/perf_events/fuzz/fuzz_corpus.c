@@ -356,6 +356,21 @@ static void mutate(struct worker *r, struct fz_entry *e)
 }
 
 /*
+ * run_entry() for guided_run(): 1 when the run must end (no KCOV here,
+ * or @e got stuck), with guided_run()'s answer in *@result.
+ */
+static int guided_exec(const struct fz_entry *e, struct fz_cover *cov,
+		       long long deadline, int *result)
+{
+	int rc = run_entry(e, cov, deadline);
+
+	if (rc == 4)
+		printf("@@FUZZ guided: no KCOV here (/sys/kernel/debug/kcov)\n");
+	*result = rc == 1;
+	return rc == 1 || rc == 4;
+}
+
+/*
  * The coverage-guided run: the corpus first (its edges are the start),
  * then mutations until the deadline or --ops calls.  1 when a sequence
  * got stuck.
@@ -380,26 +395,16 @@ int guided_run(long long deadline)
 	rng_seed(r, opt.seed, MAX_WORKERS);
 
 	for (i = 0; i < base && fz_now_ns() < deadline && !sh->stop; i++) {
-		rc = run_entry(&corpus[i], cov, deadline);
-		if (rc == 4) {
-			printf("@@FUZZ guided: no KCOV here (/sys/kernel/debug/kcov)\n");
-			return 0;
-		}
-		if (rc == 1)
-			return 1;
+		if (guided_exec(&corpus[i], cov, deadline, &rc))
+			return rc;
 		execs++;
 	}
 	printf("@@FUZZ guided start corpus=%d edges=%lu\n", base, cov->edges);
 	while (fz_now_ns() < deadline && all_done() < (unsigned long)opt.ops &&
 	       !sh->stop) {
 		mutate(r, &e);
-		rc = run_entry(&e, cov, deadline);
-		if (rc == 4) {
-			printf("@@FUZZ guided: no KCOV here (/sys/kernel/debug/kcov)\n");
-			return 0;
-		}
-		if (rc == 1)
-			return 1;
+		if (guided_exec(&e, cov, deadline, &rc))
+			return rc;
 		execs++;
 		if (cov->new_edges) {
 			e.gain = cov->new_edges;
