@@ -5,7 +5,8 @@ KSRC ?=
 
 .PHONY: all deps build build-mainline run run-mainline test test-mainline \
 	bench bench-mainline abi compat compat-mainline patch patch-check docs \
-	install fuzz fuzz-guided fuzz-proof diffcheck coverage race clean distclean help
+	install fuzz fuzz-guided fuzz-proof fuzz-ledger \
+	diffcheck coverage race clean distclean help
 
 all: help
 
@@ -66,6 +67,11 @@ fuzz-guided: deps
 # many calls and minutes (FAULTS="name ...", PROOF_SEED, PROOF_SECONDS).
 fuzz-proof: deps
 	scripts/fuzz-proof.sh $(FAULTS)
+
+# The fuzzer's ledger (notes/fuzz-ledger.md): our calls per arch, with
+# mainline's runs beside them, toward ten million.
+fuzz-ledger:
+	python3 scripts/fuzz-ledger.py
 
 # The same seeded calls on mainline's kernel and ours, results compared
 # call by call (DIFF_ARCHES, DIFF_SEEDS, DIFF_OPS: see scripts/diff-check.sh).

@@ -19,6 +19,8 @@
 #   FUZZ_TREES    "mainline ours"
 #   FUZZ_LOG      1: every call on the console (for mkrepro.sh), 2: with results
 #   FUZZ_OUT      out/fuzz; GUESTS (guests at once, 2); JOBS (build)
+#   FUZZ_LEDGER   "HOW": append the run's rows to notes/fuzz-ledger.md,
+#                 HOW being the command (make fuzz-ledger sums them)
 # Mainline's guests may be the logs of an earlier run with the same inputs
 # (scripts/result-cache.sh).
 #
@@ -102,3 +104,7 @@ export top res seed ops secs smp procs threads timeout result_cache_dir
 printf '%s\n' "${runs[@]}" | xargs -P "${GUESTS:-2}" -I{} bash -c 'guest {}'
 echo "fuzz.sh: all guests done after $(( $(date +%s) - start ))s"
 python3 "$top/scripts/fuzz-summary.py" "$res"
+rc=$?
+# FUZZ_LEDGER="HOW": this run's rows into notes/fuzz-ledger.md
+[ -z "${FUZZ_LEDGER:-}" ] || python3 "$top/scripts/fuzz-ledger.py" add "$res" "$FUZZ_LEDGER"
+exit $rc
