@@ -2,7 +2,8 @@
 """What a fuzz-proof.sh guest showed.
 
   proof-report.py --any LOG FUNC...  exit 0 if LOG has a kernel report
-                                  yet (a stall only if it names FUNC)
+                                  yet (a stall, soft lockup or hung task
+                                  only if it names FUNC)
   proof-report.py LOG FUNC...     print whether a report names one of FUNC
 
 A report is whatever scripts/summary.py counts as one (WARN, BUG, Oops,
@@ -50,7 +51,7 @@ def main():
         name = re.compile(r"\b(%s)\b" % "|".join(map(re.escape, args[2:]))) \
             if args[2:] else None
         for i, line in reports(lines):
-            if REPORTS.search(line) or (
+            if not NOTES.search(line) or (
                     name and name.search("\n".join(lines[i:i + CONTEXT]))):
                 return 0
         return 1
