@@ -287,6 +287,7 @@ struct fz_cover;
 pid_t start_sequence(const struct fz_entry *e, struct fz_cover *cov);
 void track_sequence(pid_t pid);
 unsigned long all_done(void);
+void progress(void);
 void final_report(int stuck);
 void restore_state(void);
 extern long long t_start;

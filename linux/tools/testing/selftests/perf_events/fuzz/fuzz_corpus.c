@@ -256,6 +256,7 @@ static int by_gain(const void *a, const void *b)
 int corpus_replay(long long deadline)
 {
 	unsigned long before = all_done(), budget = opt.corpus_ops;
+	long long next = fz_now_ns() + opt.progress * 1000000000LL;
 	int i, n = 0, *order;
 
 	if (!ncorpus)
@@ -280,6 +281,10 @@ int corpus_replay(long long deadline)
 			return 1;
 		}
 		n++;
+		if (fz_now_ns() >= next) {
+			progress();
+			next += opt.progress * 1000000000LL;
+		}
 	}
 	free(order);
 	printf("@@FUZZ corpus replayed=%d of %d ops=%lu\n", n, ncorpus,

@@ -630,7 +630,8 @@ unsigned long all_done(void)
 	return n;
 }
 
-static void progress(void)
+/* "@@FUZZ ops=N": the calls so far, every --progress seconds */
+void progress(void)
 {
 	printf("@@FUZZ ops=%lu opens_ok=%lu elapsed=%llds\n", all_done(),
 	       total(K_OPEN, 1), (fz_now_ns() - t_start) / 1000000000LL);
