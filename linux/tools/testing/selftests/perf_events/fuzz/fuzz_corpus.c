@@ -251,12 +251,16 @@ static int by_gain(const void *a, const void *b)
 /*
  * The sequences of the corpus, each once in its own process: all of
  * them, or with --corpus-ops those that added the most edges per call
- * first, while their calls fit in the budget.
+ * first, while their calls fit in the budget.  Either way the replay
+ * takes a quarter of the pass's time at most: on a slow kernel the whole
+ * corpus could fill a pass and leave the workers none.
  */
 int corpus_replay(long long deadline)
 {
 	unsigned long before = all_done(), budget = opt.corpus_ops;
-	long long next = fz_now_ns() + opt.progress * 1000000000LL;
+	long long now = fz_now_ns();
+	long long next = now + opt.progress * 1000000000LL;
+	long long stop = now + (deadline - now) / 4;
 	int i, n = 0, *order;
 
 	if (!ncorpus)
@@ -268,7 +272,7 @@ int corpus_replay(long long deadline)
 		order[i] = i;
 	if (opt.corpus_ops > 0)
 		qsort(order, ncorpus, sizeof(*order), by_gain);
-	for (i = 0; i < ncorpus && fz_now_ns() < deadline && !sh->stop; i++) {
+	for (i = 0; i < ncorpus && fz_now_ns() < stop && !sh->stop; i++) {
 		const struct fz_entry *e = &corpus[order[i]];
 
 		if (opt.corpus_ops > 0) {
