@@ -129,6 +129,7 @@ struct worker {
 	struct fz_map mp[FZ_MAPS];
 	int last;			/* slot of the latest open */
 	struct target target[FZ_FDS];	/* what each slot's open was for */
+	__u32 type[FZ_FDS];		/* its attr.type + 1; 0: none */
 	size_t len;			/* of line[] */
 	char line[16384];
 };

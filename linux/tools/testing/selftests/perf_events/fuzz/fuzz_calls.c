@@ -8,6 +8,34 @@
 
 /* ---- the operations ------------------------------------------------- */
 
+/*
+ * A member of the other kind than its leader, enabled: a hardware event
+ * joins a software-only group (which then moves to the hardware context
+ * as a whole, running), a software event joins a hardware group.  The
+ * attr was drawn already; this picks no new numbers, so the draws of
+ * every later operation stay as they were.
+ */
+static void other_kind(struct worker *w, struct gattr *g, int leader,
+		       unsigned int join)
+{
+	__u32 lt = w->type[leader];
+
+	if (lt == PERF_TYPE_SOFTWARE + 1) {
+		g->a.type = PERF_TYPE_HARDWARE;
+		g->a.config = join & 1 ? PERF_COUNT_HW_INSTRUCTIONS :
+			PERF_COUNT_HW_CPU_CYCLES;
+	} else if (lt == PERF_TYPE_HARDWARE + 1 || lt == PERF_TYPE_RAW + 1 ||
+		   lt == PERF_TYPE_HW_CACHE + 1) {
+		g->a.type = PERF_TYPE_SOFTWARE;
+		g->a.config = join & 1 ? PERF_COUNT_SW_TASK_CLOCK :
+			PERF_COUNT_SW_CPU_CLOCK;
+	} else {
+		return;
+	}
+	g->a.disabled = 0;
+	g->null = 0;
+}
+
 static void op_open(struct worker *w)
 {
 	static const unsigned long flag_sets[] = {
@@ -19,6 +47,7 @@ static void op_open(struct worker *w)
 	struct target t;
 	struct arg pid, grp;
 	unsigned long flags = 0;
+	unsigned int join;
 	int slot, r, leader = -1;
 
 	slot = chance(w, 30) ? rnd(w, 8) : rnd(w, FZ_FDS);
@@ -32,8 +61,12 @@ static void op_open(struct worker *w)
 	} else {
 		arg_num(w, &grp, PICK(w, ((int[]){ 0, 9999, -2 })));
 	}
-	if (leader >= 0 && chance(w, 80)) {
+	/* One draw, as before the kind switch below: a corpus still replays. */
+	join = leader >= 0 ? rnd(w, 100) : 100;
+	if (join < 80) {
 		t = w->target[leader];		/* join the leader's group */
+		if (join < 12)
+			other_kind(w, &g, leader, join);
 	} else {
 		pick_target(w, &t);
 		t.cpu = pick_cpu(w, t.kind == P_NUM && t.n == -1);
@@ -62,6 +95,7 @@ static void op_open(struct worker *w)
 		flags |= PERF_FLAG_PID_CGROUP;
 	target_pid(w, &t, &pid);
 	w->target[slot] = t;
+	w->type[slot] = g.null ? 0 : g.a.type + 1;
 	if (w->log) {
 		lg_begin(w);
 		lg(w, "fz_open(&fd[%d], ", slot);
