@@ -31,16 +31,13 @@ run-mainline: build-mainline
 	ICOUNT=$${ICOUNT:-1} scripts/guest-run.sh mainline $(ARCH) "" shell -
 
 # The suites, then a short fuzz run (make fuzz) and the differential
-# checker (make diffcheck) on the same kernels: fails if any of them does.
+# checker (make diffcheck) on the same kernels: fails if any of them does,
+# and ends with a verdict that says which and why (scripts/make-test.sh).
 # QUICK=1: the x86_64 plain guests with our selftests and perf test only.
 test: deps
 	python3 scripts/tree.py pristine build/pristine
 	python3 scripts/abi-check.py
-	rc=0; QUICK=$(QUICK) scripts/run-tests.sh mainline ours || rc=1; \
-	if [ "$(QUICK)" != 1 ]; then \
-		scripts/fuzz.sh || rc=1; \
-		scripts/diff-check.sh || rc=1; \
-	fi; exit $$rc
+	QUICK=$(QUICK) scripts/make-test.sh
 
 test-mainline: deps
 	RESULTS=$(CURDIR)/out/test-mainline scripts/run-tests.sh mainline
