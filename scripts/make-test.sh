@@ -2,10 +2,10 @@
 # make-test.sh (make test): the suites (run-tests.sh), then, unless
 # QUICK=1, a short fuzz run (fuzz.sh) and the differential checker
 # (diff-check.sh), on the same kernels.  Each stage's output goes to the
-# terminal and to out/make-test-STAGE.txt; at the end a verdict names
-# every stage with its status and time and, for a stage that failed,
-# repeats the lines that say why, so that the last lines of a CI log are
-# enough to know what broke.  Exits 1 if any stage failed, 2 if one could
+# terminal and to out/make-test-STAGE.txt; at the end, for a stage that
+# failed, the lines that say why, then a verdict that names every stage
+# with its status and time: the last lines of a CI log are enough to know
+# what broke.  Exits 1 if any stage failed, 2 if one could
 # not build what it needed.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -44,7 +44,7 @@ why() {
 	*)
 		tail -n 15 "$log"
 		;;
-	esac | head -n 60
+	esac | head -n 40
 }
 
 QUICK=$quick stage suites "$top/scripts/run-tests.sh" mainline ours
@@ -53,9 +53,7 @@ if [ "$quick" != 1 ]; then
 	stage diffcheck "$top/scripts/diff-check.sh"
 fi
 
-echo
-echo "== make test: the verdict =="
-printf '%s\n' "${verdict[@]}"
+# The reasons first, the verdict last: a CI log's tail ends with it.
 for i in "${!stages[@]}"; do
 	case ${verdict[$i]} in
 	*" rc=0 "*) ;;
@@ -66,6 +64,9 @@ for i in "${!stages[@]}"; do
 		;;
 	esac
 done
+echo
+echo "== make test: the verdict =="
+printf '%s\n' "${verdict[@]}"
 [ "$worst" = 0 ] && exit 0
 [ "$worst" = 1 ] && exit 1
 exit 2
