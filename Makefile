@@ -5,7 +5,7 @@ KSRC ?=
 
 .PHONY: all deps build build-mainline run run-mainline test test-mainline \
 	bench bench-mainline abi compat compat-mainline patch patch-check docs \
-	install fuzz fuzz-guided fuzz-proof fuzz-ledger \
+	install fuzz fuzz-guided fuzz-proof fuzz-ledger perf-build \
 	diffcheck coverage race clean distclean help
 
 all: help
@@ -72,6 +72,12 @@ fuzz-proof: deps
 # mainline's runs beside them, toward ten million.
 fuzz-ledger:
 	python3 scripts/fuzz-ledger.py
+
+# The perf of 6.12, from the base tree's tools/perf, for both arches
+# (build/perf/ARCH/perf; scripts/perf-build.sh).
+perf-build:
+	scripts/perf-build.sh x86_64
+	scripts/perf-build.sh arm64
 
 # The same seeded calls on mainline's kernel and ours, results compared
 # call by call (DIFF_ARCHES, DIFF_SEEDS, DIFF_OPS: see scripts/diff-check.sh).
