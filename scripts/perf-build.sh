@@ -8,8 +8,9 @@
 # Features as far as bookworm has the libraries: libelf, libdw (DWARF and
 # its unwinder), libtraceevent, libunwind, zstd, lzma, zlib, libcap,
 # libnuma, libcrypto, libpfm4, babeltrace, slang, aio; natively also
-# perl and python.  Off: libLLVM (only the client image has it), BPF
-# skeletons (no clang here), libbfd, capstone, OpenCSD.
+# perl and python.  Off: libLLVM (only the client image has it), libbpf
+# and its skeletons (NO_LIBBPF, BUILD_BPF_SKEL=0: not tried yet; the
+# skeletons need clang), libbfd, capstone, OpenCSD.
 # The binary is kept in $HARNESS_CACHE/perf (default ~/.cache/perf-harness)
 # under a key of the base tree's version, the compiler and this script,
 # so that a fresh clone copies it instead of building it (7-10 minutes
